@@ -1,0 +1,48 @@
+"""Pyramids: four table games that share a name, as rules engines and more.
+
+>>> import pyramids
+>>> state = pyramids.new_game("piramides", seed=1)
+>>> state.current_player
+0
+>>> len(state.legal_moves()) > 0
+True
+"""
+
+__version__ = "0.1.0"
+
+from pyramids.engine import (
+    Game,
+    IllegalMove,
+    NotationError,
+    PyramidsError,
+    RecordError,
+    Rng,
+    State,
+    UnknownGame,
+    VariantError,
+    all_games,
+    game_ids,
+    get_game,
+    new_game,
+    replay,
+    save_record,
+)
+
+__all__ = [
+    "Game",
+    "IllegalMove",
+    "NotationError",
+    "PyramidsError",
+    "RecordError",
+    "Rng",
+    "State",
+    "UnknownGame",
+    "VariantError",
+    "__version__",
+    "all_games",
+    "game_ids",
+    "get_game",
+    "new_game",
+    "replay",
+    "save_record",
+]

@@ -1,0 +1,5 @@
+"""``python -m pyramids`` runs the command line."""
+
+from pyramids.cli.main import main
+
+main()

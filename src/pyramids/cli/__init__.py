@@ -1,0 +1,1 @@
+"""The terminal face of Pyramids (Typer + Rich)."""

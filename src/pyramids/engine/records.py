@@ -1,0 +1,180 @@
+"""Game records as JSON, and replay that re-validates every move.
+
+A record is self-contained: it names the game and the rules version, every
+variant option, the players, the explicit setup (so other tools can check it
+without our PRNG), the moves in notation, every mid-game chance outcome, and
+the result. The schema is documented in ``docs/records.md``.
+
+:func:`replay` trusts nothing in a record: it rebuilds the game from the setup,
+plays each move through the rules, and compares the result. Any problem is a
+:class:`RecordError` naming the field or the move number.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyramids import __version__
+from pyramids.engine.errors import IllegalMove, PyramidsError, RecordError
+from pyramids.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from pyramids.engine.state import State
+
+FORMAT = "pyramids-record"
+FORMAT_VERSION = 1
+
+
+def make_record(state: State[Any]) -> dict[str, Any]:
+    """The record of ``state`` (see :meth:`State.record`)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": state.game.id,
+        "rules_version": state.game.rules_version,
+        "version": __version__,
+        "variant": dict(state.variant),
+        "players": list(state.names),
+    }
+    if state.seed is not None:
+        record["seed"] = state.seed
+    record["setup"] = state.setup()
+    record["moves"] = state.notation_log()
+    record["chance"] = [
+        {"ply": ply, "choices": n, "outcome": v} for ply, n, v in state.chance_outcomes()
+    ]
+    record["result"] = {
+        "over": state.is_over,
+        "scores": state.scores(),
+        "ranking": state.ranking() if state.is_over else None,
+    }
+    return record
+
+
+def _need(record: Mapping[str, Any], field: str, kind: type | tuple[type, ...]) -> Any:
+    if field not in record:
+        raise RecordError(field, "missing")
+    value = record[field]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise RecordError(field, f"must be {want}, not {type(value).__name__}")
+    return value
+
+
+def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True) -> State[Any]:
+    """Rebuild a game from a record, re-validating every move.
+
+    ``record`` is the parsed JSON, a JSON string, or a path to a file. Returns
+    the final state. Raises :class:`RecordError` naming the field or move.
+    """
+    from pyramids.engine.registry import get_game
+
+    if isinstance(record, Path):
+        try:
+            record = record.read_text(encoding="utf-8")
+        except OSError as e:
+            raise RecordError("file", f"cannot read {record}: {e.strerror}") from None
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as e:
+            raise RecordError("json", f"not valid JSON ({e.msg} at line {e.lineno})") from None
+    if not isinstance(record, Mapping):
+        raise RecordError("record", "must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise RecordError("format", f"must be {FORMAT!r}")
+    fv = _need(record, "format_version", int)
+    if fv != FORMAT_VERSION:
+        raise RecordError("format_version", f"{fv} is not supported (this version reads 1)")
+    game_id = _need(record, "game", str)
+    try:
+        game = get_game(game_id)
+    except PyramidsError as e:
+        raise RecordError("game", str(e)) from None
+    rv = _need(record, "rules_version", int)
+    if rv != game.rules_version:
+        raise RecordError(
+            "rules_version", f"{rv} differs from this version's rules ({game.rules_version})"
+        )
+    variant_in = _need(record, "variant", dict)
+    try:
+        variant = game.resolve_variant(variant_in)
+    except PyramidsError as e:
+        raise RecordError("variant", str(e)) from None
+    names = _need(record, "players", list)
+    try:
+        game.check_players(len(names))
+    except ValueError as e:
+        raise RecordError("players", str(e)) from None
+    if not all(isinstance(n, str) and n for n in names):
+        raise RecordError("players", "every player name must be non-empty text")
+    setup = _need(record, "setup", dict)
+    try:
+        state = game.from_setup(setup, len(names), variant)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, IndexError, ValueError) as e:
+        raise RecordError("setup", f"malformed ({e})") from None
+    state.names = tuple(names)
+    if "seed" in record:
+        seed = _need(record, "seed", int)
+        rng = Rng(seed)
+        if game.make_setup(len(names), variant, rng) != setup:
+            raise RecordError("setup", f"does not match the deal of seed {seed}")
+        state._rng = rng
+        state.seed = seed
+    chance = _need(record, "chance", list) if "chance" in record else []
+    forced: list[tuple[int, int, int]] = []
+    for i, entry in enumerate(chance):
+        if not isinstance(entry, Mapping) or not all(
+            isinstance(entry.get(k), int) for k in ("ply", "choices", "outcome")
+        ):
+            raise RecordError(
+                f"chance[{i}]", "must be an object with integer ply, choices, outcome"
+            )
+        forced.append((entry["ply"], entry["choices"], entry["outcome"]))
+    state._forced = forced
+    moves = _need(record, "moves", list)
+    for i, text in enumerate(moves):
+        where = f"moves[{i}]"
+        if not isinstance(text, str):
+            raise RecordError(where, f"move {i + 1} must be text in the game's notation")
+        try:
+            state.play(state.parse_move(text))
+        except IllegalMove as e:
+            raise RecordError(where, f"move {i + 1} {text!r} is illegal: {e.message}") from None
+        except RecordError as e:
+            raise RecordError(e.field, f"at move {i + 1}: {e.message}") from None
+    if state._forced:
+        raise RecordError("chance", f"{len(state._forced)} chance outcome(s) were never used")
+    state._forced = None
+    if check_result and "result" in record:
+        _check_result(state, record["result"])
+    return state
+
+
+def _check_result(state: State[Any], result: Any) -> None:
+    if not isinstance(result, Mapping):
+        raise RecordError("result", "must be an object")
+    if result.get("over") != state.is_over:
+        raise RecordError(
+            "result.over", f"record says over={result.get('over')}, the moves give {state.is_over}"
+        )
+    if result.get("scores") != state.scores():
+        raise RecordError(
+            "result.scores",
+            f"record says {result.get('scores')}, the moves give {state.scores()}",
+        )
+    if state.is_over and result.get("ranking") != state.ranking():
+        raise RecordError(
+            "result.ranking",
+            f"record says {result.get('ranking')}, the moves give {state.ranking()}",
+        )
+
+
+def save_record(state: State[Any], path: Path) -> None:
+    """Write ``state.record()`` to ``path`` as indented JSON."""
+    path.write_text(json.dumps(state.record(), indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,508 @@
+"""Pirámides, the card-pyramid solitaire (RULINGS.md §4).
+
+The state is a handful of ints and two shared tuples, so that search (the
+solver, MCTS) can copy it cheaply: ``removed`` and ``free`` are bitmasks over
+the 28 positions, the stock is the deal's tuple plus a read pointer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from pyramids.engine.errors import IllegalMove, NotationError, RecordError
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import Game, State
+from pyramids.engine.variant import Option, VariantValue
+from pyramids.games.piramides.cards import (
+    CARD_BY_NAME,
+    CARD_NAMES,
+    DECK_SIZE,
+    JOKER,
+    NEXT_RANKS,
+    card_label,
+    card_name,
+    parse_card,
+    shuffled_deck,
+)
+from pyramids.games.piramides.layout import PYRAMID, Layout
+
+RUN_STEP = 5
+STOCK_PENALTY = 5
+JOKER_PENALTY = 50
+CLEAR_BONUS = 50
+MAX_ROUNDS = 5
+
+
+class PiramidesMove(NamedTuple):
+    """A move: ``kind`` is ``"play"`` (with the pyramid ``pos``), ``"draw"`` or ``"joker"``."""
+
+    kind: str
+    pos: int = -1
+
+
+DRAW = PiramidesMove("draw")
+USE_JOKER = PiramidesMove("joker")
+PLAY: tuple[PiramidesMove, ...] = tuple(PiramidesMove("play", i) for i in range(PYRAMID.size))
+
+
+class RoundScore(NamedTuple):
+    """The score of one round, part by part (shown at the end of a game)."""
+
+    cards: int  # points for cards played (5·k for the k-th step of a run)
+    stock_cards: int  # stock cards turned (each costs 5)
+    jokers: int  # jokers used (each costs 50)
+    cleared: bool  # pyramid cleared (+50)
+
+    @property
+    def total(self) -> int:
+        """Points of the round: cards − 5·stock − 50·jokers + 50 if cleared."""
+        return (
+            self.cards
+            - STOCK_PENALTY * self.stock_cards
+            - JOKER_PENALTY * self.jokers
+            + (CLEAR_BONUS if self.cleared else 0)
+        )
+
+
+def _adjacent_free(cards: tuple[int, ...], free: int, waste: int) -> int:
+    """Bitmask of free positions whose card may go on ``waste``."""
+    if waste == JOKER:
+        return free
+    follow = NEXT_RANKS[waste % 13]
+    out = 0
+    f = free
+    while f:
+        low = f & -f
+        i = low.bit_length() - 1
+        if follow >> (cards[i] % 13) & 1:
+            out |= low
+        f ^= low
+    return out
+
+
+class PiramidesState(State[PiramidesMove]):
+    """A position of Pirámides."""
+
+    __slots__ = (
+        "_card_pts",
+        "_cards",
+        "_deals",
+        "_finished",
+        "_free",
+        "_jokers_left",
+        "_jokers_used",
+        "_over",
+        "_removed",
+        "_round",
+        "_run",
+        "_stock",
+        "_stock_drawn",
+        "_stock_pos",
+        "_waste",
+        "_waste_size",
+        "layout",
+    )
+
+    layout: Layout
+    _deals: tuple[tuple[int, ...], ...]
+    _cards: tuple[int, ...]
+    _stock: tuple[int, ...]
+    _stock_drawn: int
+    _finished: tuple[RoundScore, ...]
+    _over: bool
+
+    # -- set-up -----------------------------------------------------------
+
+    def _start_round(self, r: int) -> None:
+        deal = self._deals[r]
+        n = self.layout.size
+        self._round = r
+        self._cards = deal[:n]
+        self._waste = deal[n]
+        self._waste_size = 1
+        self._stock = deal[n + 1 :]
+        self._stock_pos = 0
+        self._removed = 0
+        self._free = self.layout.initially_free
+        self._run = 0
+        self._jokers_left = int(self.variant["jokers_per_round"])
+        self._jokers_used = 0
+        self._card_pts = 0
+        self._stock_drawn = 0
+
+    # -- the contract -----------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._over else 0
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    def legal_moves(self) -> list[PiramidesMove]:
+        if self._over:
+            return []
+        moves = []
+        playable = _adjacent_free(self._cards, self._free, self._waste)
+        while playable:
+            low = playable & -playable
+            moves.append(PLAY[low.bit_length() - 1])
+            playable ^= low
+        if self._stock_pos < len(self._stock):
+            moves.append(DRAW)
+        if self._jokers_left:
+            moves.append(USE_JOKER)
+        return moves
+
+    def _check(self, move: PiramidesMove) -> None:
+        kind = move.kind if isinstance(move, PiramidesMove) else None
+        if kind == "play":
+            i = move.pos
+            if not 0 <= i < self.layout.size:
+                raise IllegalMove("no-such-position", f"there is no pyramid position {i}")
+            where = self.layout.labels[i]
+            if self._removed >> i & 1:
+                raise IllegalMove("already-played", f"the card at {where} has already been played")
+            if not self._free >> i & 1:
+                raise IllegalMove(
+                    "not-free",
+                    f"the card at {where} is still covered: a card is free only when "
+                    "both cards of the row below that overlap it are gone",
+                )
+            if (
+                self._waste != JOKER
+                and not NEXT_RANKS[self._waste % 13] >> (self._cards[i] % 13) & 1
+            ):
+                raise IllegalMove(
+                    "not-adjacent-rank",
+                    f"{card_label(self._cards[i])} cannot go on {card_label(self._waste)}: "
+                    "a free card must be one rank above or below the waste card "
+                    "(Ace is next to both 2 and King)",
+                )
+        elif kind == "draw":
+            if self._stock_pos >= len(self._stock):
+                raise IllegalMove("stock-empty", "the stock is empty: there is no card to turn")
+        elif kind == "joker":
+            if not self._jokers_left:
+                raise IllegalMove(
+                    "no-joker",
+                    f"no joker left this round ({self.variant['jokers_per_round']} per round)",
+                )
+        else:
+            raise IllegalMove("not-a-move", f"{move!r} is not a Pirámides move")
+
+    def _apply(self, move: PiramidesMove) -> None:
+        kind = move.kind
+        if kind == "play":
+            i = move.pos
+            bit = 1 << i
+            self._removed = removed = self._removed | bit
+            free = self._free & ~bit
+            covered_by = self.layout.covered_by
+            for p in self.layout.covers[i]:
+                if not covered_by[p] & ~removed:
+                    free |= 1 << p
+            self._free = free
+            self._waste = self._cards[i]
+            self._waste_size += 1
+            self._run += 1
+            self._card_pts += RUN_STEP * self._run
+            if removed == self.layout.full_mask:
+                self._end_round(cleared=True)
+                return
+        elif kind == "draw":
+            self._waste = self._stock[self._stock_pos]
+            self._stock_pos += 1
+            self._waste_size += 1
+            self._stock_drawn += 1
+            self._run = 0
+        else:
+            self._waste = JOKER
+            self._waste_size += 1
+            self._jokers_left -= 1
+            self._jokers_used += 1
+            self._run += 1
+        if (
+            not self._jokers_left
+            and self._stock_pos >= len(self._stock)
+            and not _adjacent_free(self._cards, self._free, self._waste)
+        ):
+            self._end_round(cleared=False)
+
+    def _current_round_score(self, cleared: bool = False) -> RoundScore:
+        return RoundScore(self._card_pts, self._stock_drawn, self._jokers_used, cleared)
+
+    def _end_round(self, cleared: bool) -> None:
+        self._finished = (*self._finished, self._current_round_score(cleared))
+        if cleared and self._round + 1 < int(self.variant["rounds"]):
+            self._start_round(self._round + 1)
+        else:
+            self._over = True
+
+    def copy(self) -> PiramidesState:
+        other = PiramidesState.__new__(PiramidesState)
+        self._copy_base(other)
+        other.layout = self.layout
+        other._deals = self._deals
+        other._cards = self._cards
+        other._stock = self._stock
+        other._round = self._round
+        other._waste = self._waste
+        other._waste_size = self._waste_size
+        other._stock_pos = self._stock_pos
+        other._removed = self._removed
+        other._free = self._free
+        other._run = self._run
+        other._jokers_left = self._jokers_left
+        other._jokers_used = self._jokers_used
+        other._card_pts = self._card_pts
+        other._stock_drawn = self._stock_drawn
+        other._finished = self._finished
+        other._over = self._over
+        return other
+
+    def round_scores(self) -> list[RoundScore]:
+        """Every round played so far, part by part (the current one last, if unfinished)."""
+        rounds = list(self._finished)
+        if not self._over:
+            rounds.append(self._current_round_score())
+        return rounds
+
+    def scores(self) -> list[int]:
+        return [sum(r.total for r in self.round_scores())]
+
+    # -- read-only accessors for faces and search ----------------------------
+
+    @property
+    def round(self) -> int:
+        """Current round, 1-based (the last round played once the game is over)."""
+        return self._round + 1
+
+    @property
+    def waste(self) -> int:
+        """The card on top of the waste (:data:`JOKER` after a joker)."""
+        return self._waste
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still in the stock."""
+        return len(self._stock) - self._stock_pos
+
+    @property
+    def run(self) -> int:
+        """Steps of the current run (the next card scores ``5 * (run + 1)``)."""
+        return self._run
+
+    @property
+    def jokers_left(self) -> int:
+        """Jokers still usable this round."""
+        return self._jokers_left
+
+    @property
+    def removed_mask(self) -> int:
+        """Bitmask of pyramid positions already played this round."""
+        return self._removed
+
+    @property
+    def free_mask(self) -> int:
+        """Bitmask of pyramid positions free (uncovered and still there)."""
+        return self._free
+
+    def card_at(self, pos: int) -> int:
+        """The card dealt at ``pos`` this round (face-down or not: the caller decides)."""
+        return self._cards[pos]
+
+    def face_up(self, pos: int) -> bool:
+        """Whether the card at ``pos`` shows its face (always, unless variant ``face_down``)."""
+        if not self.variant["face_down"]:
+            return True
+        return bool((self._free | self._removed) >> pos & 1)
+
+    # -- hidden information ---------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        self._check_viewer(player)
+        v = self._view_header(player)
+        pyramid = []
+        for i, label in enumerate(self.layout.labels):
+            row, col = self.layout.cells[i]
+            removed = bool(self._removed >> i & 1)
+            shown = not removed and self.face_up(i)
+            pyramid.append(
+                {
+                    "pos": label,
+                    "row": row,
+                    "col": col,
+                    "card": card_name(self._cards[i]) if shown else None,
+                    "removed": removed,
+                    "free": bool(self._free >> i & 1),
+                }
+            )
+        v.update(
+            {
+                "layout": self.layout.name,
+                "round": self.round,
+                "rounds": int(self.variant["rounds"]),
+                "pyramid": pyramid,
+                "waste": card_name(self._waste),
+                "waste_size": self._waste_size,
+                "stock": self.stock_left,
+                "run": self._run,
+                "next_card_points": RUN_STEP * (self._run + 1),
+                "jokers_left": self._jokers_left,
+                "round_scores": [
+                    {
+                        "round": k + 1,
+                        "cards": r.cards,
+                        "stock_cards": r.stock_cards,
+                        "jokers": r.jokers,
+                        "cleared": r.cleared,
+                        "total": r.total,
+                    }
+                    for k, r in enumerate(self.round_scores())
+                ],
+            }
+        )
+        return v
+
+    def determinize(self, player: int | None, rng: Rng) -> PiramidesState:
+        """Redeal what the player cannot know: stock order, face-down cards, later rounds."""
+        other = self.copy()
+        other._rng = rng.fork()
+        n = self.layout.size
+        hidden_pos = [i for i in range(n) if not self._removed >> i & 1 and not self.face_up(i)]
+        unseen = [self._cards[i] for i in hidden_pos] + list(self._stock[self._stock_pos :])
+        rng.shuffle(unseen)
+        cards = list(self._cards)
+        for k, i in enumerate(hidden_pos):
+            cards[i] = unseen[k]
+        stock = list(self._stock[: self._stock_pos]) + unseen[len(hidden_pos) :]
+        deal = (*cards, self._deals[self._round][n], *stock)
+        later = tuple(tuple(shuffled_deck(rng)) for _ in range(self._round + 1, len(self._deals)))
+        other._deals = (*self._deals[: self._round], deal, *later)
+        other._cards = tuple(cards)
+        other._stock = tuple(stock)
+        other._setup = {"deals": [[card_name(c) for c in d] for d in other._deals]}
+        other.seed = None
+        return other
+
+
+class PiramidesGame(Game[PiramidesMove]):
+    """Pirámides: clear a 28-card pyramid onto the waste, one rank up or down."""
+
+    id = "piramides"
+    title = "Pirámides"
+    min_players = 1
+    max_players = 1
+    summary = "Solitaire: clear a card pyramid, one rank up or down (5 rounds)."
+    options = (
+        Option(
+            "jokers_per_round",
+            1,
+            int,
+            "Jokers the player may use in each round (each costs 50 points).",
+            minimum=0,
+            maximum=52,
+        ),
+        Option(
+            "face_down",
+            False,
+            bool,
+            "Only uncovered pyramid cards are face up, as in Elevator.",
+        ),
+        Option(
+            "rounds",
+            MAX_ROUNDS,
+            int,
+            "Rounds at most (each clear deals a new pyramid).",
+            minimum=1,
+            maximum=MAX_ROUNDS,
+        ),
+    )
+
+    layout = PYRAMID
+
+    def make_setup(
+        self, players: int, variant: Mapping[str, VariantValue], rng: Rng
+    ) -> dict[str, Any]:
+        """One shuffled deck per round: the round-1 deal of seed N is deal number N."""
+        deals = [shuffled_deck(rng) for _ in range(int(variant["rounds"]))]
+        return {"deals": [[CARD_NAMES[c] for c in d] for d in deals]}
+
+    def from_setup(
+        self, setup: Mapping[str, Any], players: int, variant: Mapping[str, VariantValue]
+    ) -> PiramidesState:
+        deals_in = setup.get("deals") if isinstance(setup, Mapping) else None
+        if not isinstance(deals_in, list):
+            raise RecordError("setup.deals", "must be a list of deals")
+        if len(deals_in) != int(variant["rounds"]):
+            raise RecordError(
+                "setup.deals",
+                f"must hold one deal per round ({variant['rounds']}), not {len(deals_in)}",
+            )
+        deals = []
+        for r, deal in enumerate(deals_in):
+            field = f"setup.deals[{r}]"
+            if not isinstance(deal, list) or len(deal) != DECK_SIZE:
+                raise RecordError(field, f"must list all {DECK_SIZE} cards")
+            try:
+                cards = [CARD_BY_NAME[name] for name in deal]
+            except (KeyError, TypeError):
+                k, name = next(
+                    (k, n)
+                    for k, n in enumerate(deal)
+                    if not isinstance(n, str) or n not in CARD_BY_NAME
+                )
+                raise RecordError(
+                    f"{field}[{k}]", f"{name!r} is not a card name like 'TH'"
+                ) from None
+            if len(set(cards)) != DECK_SIZE:
+                raise RecordError(field, "must hold every card of the deck exactly once")
+            deals.append(tuple(cards))
+        state = PiramidesState.__new__(PiramidesState)
+        state._init_base(setup, players, variant)
+        state.layout = self.layout
+        state._deals = tuple(deals)
+        state._finished = ()
+        state._over = False
+        state._start_round(0)
+        return state
+
+    # -- notation ---------------------------------------------------------------
+
+    def move_to_str(self, state: State[PiramidesMove], move: PiramidesMove) -> str:
+        """``draw``, ``joker``, or the position label of the card played (``G3``)."""
+        if move.kind == "play":
+            return self.layout.labels[move.pos]
+        return move.kind
+
+    def parse_move(self, state: State[PiramidesMove], text: str) -> PiramidesMove:
+        """Read ``draw``/``d``, ``joker``/``j``, a position (``g3``) or a card shown (``7h``)."""
+        t = text.strip().lower()
+        if t in ("draw", "d", "stock", "s", "turn", "t"):
+            return DRAW
+        if t in ("joker", "j"):
+            return USE_JOKER
+        pos = self.layout.index_of(t)
+        if pos is not None:
+            return PLAY[pos]
+        card = parse_card(t)
+        if card is not None and isinstance(state, PiramidesState):
+            for i in range(self.layout.size):
+                if state._cards[i] == card and not state._removed >> i & 1:
+                    if not state.face_up(i):
+                        break
+                    return PLAY[i]
+            raise NotationError(
+                f"{card_label(card)} is not among the pyramid cards you can see", text
+            )
+        raise NotationError(
+            f"{text!r} is not a move: type a position like G3, a card like 7h, 'draw' or 'joker'",
+            text,
+        )
+
+
+GAME = PiramidesGame()
+PiramidesState.game = GAME

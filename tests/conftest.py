@@ -1,0 +1,29 @@
+"""Shared test helpers: random play over the engine contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+
+settings.register_profile(
+    "default",
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("default")
+
+
+def play_randomly(state: State[Any], rng: Rng, max_plies: int = 100_000) -> list[State[Any]]:
+    """Play random legal moves until the end (or ``max_plies``); return every state seen."""
+    seen = [state.copy()]
+    while not state.is_over and state.ply < max_plies:
+        moves = state.legal_moves()
+        assert moves, "a game that is not over must have a legal move"
+        state.play(moves[rng.below(len(moves))])
+        seen.append(state.copy())
+    return seen
