@@ -27,7 +27,7 @@ test: lint typecheck
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import statistics
@@ -275,6 +276,14 @@ def simulate_cmd(
                 f"{max(values):g}",
             )
         console.print(t2)
+
+
+#: Commands defined in modules of their own; each module has ``register(app)``.
+#: Add one line per module (e.g. "pyramids.cli.cmd_serve").
+COMMAND_MODULES: list[str] = []
+
+for _module in COMMAND_MODULES:
+    importlib.import_module(_module).register(app)
 
 
 def main() -> None:
