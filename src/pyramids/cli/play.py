@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.table import Table
 
 from pyramids.ai.base import Agent
@@ -145,10 +146,10 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
             before = state.copy()
             state.play(move)
         except IllegalMove as e:
-            con.print(f"[red]Illegal: {e.message}[/]")
+            con.print(f"[red]Illegal: {escape(e.message)}[/]")
             continue
         except PyramidsError as e:
-            con.print(f"[red]{e}[/]")
+            con.print(f"[red]{escape(str(e))}[/]")
             continue
         session.history.append(before)
         session.listed = []
