@@ -29,7 +29,12 @@ def test_variant_options_are_checked_and_completed() -> None:
         Option("mode", "a", str, "a mode", choices=("a", "b")),
         first_player_option(),
     )
-    assert resolve_variant("g", opts, {}) == {"flag": False, "count": 3, "mode": "a", "first_player": 0}
+    assert resolve_variant("g", opts, {}) == {
+        "flag": False,
+        "count": 3,
+        "mode": "a",
+        "first_player": 0,
+    }
     got = resolve_variant("g", opts, {"flag": "yes", "count": "5", "first_player": "random"})
     assert got["flag"] is True and got["count"] == 5 and got["first_player"] == "random"
     for bad, match in [
@@ -60,7 +65,9 @@ def test_record_is_json_and_names_everything() -> None:
     record = json.loads(json.dumps(state.record()))
     assert record["format"] == "pyramids-record" and record["format_version"] == 1
     assert record["game"] == "piramides" and record["players"] == ["Ana"]
-    assert {"jokers_per_round": 1, "face_down": False, "rounds": 5}.items() <= record["variant"].items()
+    assert {"jokers_per_round": 1, "face_down": False, "rounds": 5}.items() <= record[
+        "variant"
+    ].items()
     assert set(record["variant"]) == {o.name for o in pyramids.get_game("piramides").options}
     assert record["seed"] == 2 and len(record["setup"]["deals"]) == 5
     assert record["result"] == {"over": False, "scores": state.scores(), "ranking": None}

@@ -60,7 +60,11 @@ def state_of(*deals: list[str], **variant: Any) -> PiramidesState:
 
 def climbing_deal() -> list[str]:
     """A deal cleared by 28 plays, bottom row first: ranks climb A,2,..,K,A,2,... from a King."""
-    order = [p for row in range(6, -1, -1) for p in range(row * (row + 1) // 2, row * (row + 1) // 2 + row + 1)]
+    order = [
+        p
+        for row in range(6, -1, -1)
+        for p in range(row * (row + 1) // 2, row * (row + 1) // 2 + row + 1)
+    ]
     used: dict[str, int] = {}
     names: dict[str, str] = {}
     for k, p in enumerate(order):
@@ -206,8 +210,9 @@ def test_five_rounds_at_most() -> None:
 
 def test_round_failure_ends_the_game() -> None:
     # Free cards are 7s and 2s; the last stock card, a King, fits none of them.
-    bottom = dict(zip([f"G{i}" for i in range(1, 8)], ["7C", "7D", "7H", "7S", "2C", "2D", "2H"]))
-    stock = [f"{r}{su}" for su in "CDHS" for r in "59TJQ"][:22] + ["KC"]
+    labels = [f"G{i}" for i in range(1, 8)]
+    bottom = dict(zip(labels, ["7C", "7D", "7H", "7S", "2C", "2D", "2H"], strict=True))
+    stock = [*[f"{r}{su}" for su in "CDHS" for r in "59TJQ"][:22], "KC"]
     deal = make_deal(bottom, "4D", stock)
     s = state_of(deal, make_deal({}, "AC", []), jokers_per_round=1)
     for _ in range(23):
