@@ -61,7 +61,7 @@ def test_play_to_the_end_shows_the_breakdown_and_saves(tmp_path: Path) -> None:
 def test_play_face_down_hides_covered_cards() -> None:
     result = runner.invoke(app, ["play", "piramides", "--deal", "2", "--face-down"], input="q\n")
     assert result.exit_code == 0
-    assert "[##]" in result.output
+    assert "▒▒▒" in result.output
 
 
 def test_play_rejects_bad_options() -> None:

@@ -7,7 +7,6 @@ review the diff before committing it.
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 import pytest
@@ -23,14 +22,22 @@ def test_playthrough_unchanged(path: Path) -> None:
     expected = path.read_text(encoding="utf-8")
     actual = regenerate(path)
     if actual != expected:
-        diff = "".join(
-            list(
-                difflib.unified_diff(
-                    expected.splitlines(True), actual.splitlines(True), "golden", "now", n=1
-                )
-            )[:40]
-        )
-        pytest.fail(f"{path.name} changed; first lines of the diff:\n{diff}")
+        pytest.fail(f"{path.name} changed:\n{first_difference(expected, actual)}")
+
+
+def first_difference(expected: str, actual: str) -> str:
+    """Where two playthroughs first differ, with a little context (lines are long JSON)."""
+    old, new = expected.splitlines(), actual.splitlines()
+    for n, (a, b) in enumerate(zip(old, new, strict=False), 1):
+        if a != b:
+            col = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), 0)
+            lo = max(0, col - 60)
+            return (
+                f"line {n}, column {col}:\n"
+                f"  golden: …{a[lo : col + 60]}…\n"
+                f"  now:    …{b[lo : col + 60]}…"
+            )
+    return f"golden has {len(old)} lines, now {len(new)}"
 
 
 def test_every_game_has_a_golden_playthrough() -> None:

@@ -18,7 +18,11 @@ AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "pyramids.ai.base:RandomAgent"},
     "greedy": {
         "piramides": "pyramids.ai.greedy_piramides:GreedyPiramides",
+        "pyramido": "pyramids.ai.greedy_pyramido:GreedyPyramido",
+        "pyramideto": "pyramids.ai.greedy_pyramideto:GreedyPyramideto",
+        "pyramido-treasure": "pyramids.ai.treasure_memory:TreasureMemoryAgent",
     },
+    "child": {"pyramido-treasure": "pyramids.ai.treasure_memory:ChildAgent"},
 }
 
 

@@ -49,6 +49,7 @@ class Session:
     render: Callable[[dict[str, Any]], RenderableType]
     summary: Callable[[dict[str, Any]], RenderableType] | None
     rng: Rng
+    describe: Callable[[dict[str, Any], str], str] | None = None
     history: list[State[Any]] = field(default_factory=list)
     extra_commands: dict[str, Callable[[Session, str], None]] = field(default_factory=dict)
     save_to: Path | None = None
@@ -79,6 +80,7 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
     con = session.console
     state = session.state
     shown_for: int | None = -1
+    drawn_at: int | None = None  # ply of the board last drawn, to redraw only on change
     while not state.is_over:
         seat = state.current_player
         assert seat is not None
@@ -93,7 +95,9 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
             # Hot-seat: hide the previous player's hand until the next one is ready.
             con.clear()
             read(f"Pass the screen to {session.seats[seat].name}, then press Enter ")
-        con.print(session.render(state.view(seat)))
+        if shown_for != seat or drawn_at != state.ply:
+            con.print(session.render(state.view(seat)))
+            drawn_at = state.ply
         shown_for = seat
         try:
             line = read(f"{session.seats[seat].name}> ").strip()
@@ -113,14 +117,18 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
             continue
         if lw in ("m", "moves", "l", "list"):
             session.listed = list(state.legal_moves())
+            view = state.view(seat)
             for i, m in enumerate(session.listed, 1):
-                con.print(f"  {i:>3}. {state.move_to_str(m)}")
+                text = state.move_to_str(m)
+                shown = session.describe(view, text) if session.describe else text
+                con.print(f"  {i:>3}. {escape(shown)}")
             continue
         if lw in ("u", "undo"):
             if not session.history:
                 con.print("[yellow]Nothing to undo.[/]")
             else:
                 state = session.state = session.history.pop()
+                drawn_at = None
                 con.print("[green]Move taken back.[/]")
             continue
         if lw == "save":

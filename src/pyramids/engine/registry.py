@@ -16,6 +16,9 @@ from pyramids.engine.state import Game, State
 #: game id -> "module:attribute" of the Game instance
 GAMES: dict[str, str] = {
     "piramides": "pyramids.games.piramides:GAME",
+    "pyramido": "pyramids.games.pyramido:GAME",
+    "pyramideto": "pyramids.games.pyramideto:GAME",
+    "pyramido-treasure": "pyramids.games.pyramido_treasure:GAME",
 }
 
 _loaded: dict[str, Game[Any]] = {}

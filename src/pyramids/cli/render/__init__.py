@@ -6,7 +6,8 @@ more than the seat to move may know.
 
 :data:`RENDERERS` maps a game id to the module holding its hooks. The module
 defines ``render(view) -> Rich renderable`` and may define
-``summary(view)`` (end-of-game table), ``stats(view) -> dict[str, float]``
+``summary(view)`` (end-of-game table), ``describe(view, move_text) -> str``
+(how a move reads in the numbered list), ``stats(view) -> dict[str, float]``
 (per-game figures for ``pyramids simulate``) and ``COMMANDS`` (extra commands
 of terminal play, name -> function(session, argument)).
 """
@@ -25,6 +26,9 @@ from rich.pretty import Pretty
 #: game id -> module with that game's terminal hooks
 RENDERERS: dict[str, str] = {
     "piramides": "pyramids.cli.render.piramides",
+    "pyramido-treasure": "pyramids.cli.render.pyramido_treasure",
+    "pyramido": "pyramids.cli.render.pyramido",
+    "pyramideto": "pyramids.cli.render.pyramideto",
 }
 
 View = dict[str, Any]
@@ -41,6 +45,7 @@ class GameHooks:
     render: Callable[[View], RenderableType] = _pretty
     summary: Callable[[View], RenderableType] | None = None
     stats: Callable[[View], dict[str, float]] | None = None
+    describe: Callable[[View, str], str] | None = None
     commands: Mapping[str, Callable[..., None]] = field(default_factory=dict)
 
 
@@ -54,5 +59,6 @@ def game_hooks(game_id: str) -> GameHooks:
         render=module.render,
         summary=getattr(module, "summary", None),
         stats=getattr(module, "stats", None),
+        describe=getattr(module, "describe", None),
         commands=getattr(module, "COMMANDS", {}),
     )

@@ -1,0 +1,277 @@
+"""Drawing a Pyramido view in the terminal with Rich, from the view dict only.
+
+Each pyramid is drawn as its top view at quarter resolution: every quarter is
+two characters on the colour of the topmost block there, showing ``◆`` for a
+visible jewel, ``●`` for a gem (on the gemmed block's top-left quarter) and
+otherwise the floor number of that block, dimmed (floor 1 left blank, so the
+upper floors stand out). For the player to move, the
+empty cells where the floor being built can grow carry their names (``e5``),
+so a move can be typed from the picture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pyramids.games.pyramido.geometry import FRAME, fits
+
+BG = {
+    "red": "red3",
+    "yellow": "gold3",
+    "green": "green4",
+    "blue": "dodger_blue3",
+    "purple": "medium_purple3",
+    "orange": "dark_orange3",
+}
+LETTER = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "orange": "O"}
+QUARTER_INDEX = {"tl": 0, "tr": 1, "bl": 2, "br": 3}
+View = dict[str, Any]
+
+
+def domino_text(d: dict[str, Any] | None) -> Text:
+    """A domino drawn lying down, two text rows of quarters (top row, bottom row)."""
+    if d is None:
+        return Text("(empty)\n", style="dim")
+    t = Text()
+    for row in (("tl", "tr"), ("bl", "br")):
+        for blk in d["blocks"]:
+            style = f"bold white on {BG[blk['colour']]}"
+            for q in row:
+                t.append("◆ " if q in blk["jewels"] else "  ", style=style)
+            t.append(" ")
+        t.append("\n")
+    return t
+
+
+def _labelled(title: str, d: dict[str, Any] | None) -> Text:
+    head = Text(title, style="bold")
+    if d is not None:
+        head.append(f" #{d['id']}")
+        head.append(" " + "|".join(LETTER[b["colour"]] for b in d["blocks"]), style="dim")
+    return head + Text("\n") + domino_text(d)
+
+
+HINTS = {
+    "place": "type q<slot> <cell of A> <cell of B> (A is the left block as drawn), e.g. q1 e5 f5",
+    "mark": "type mark <cell>: a gem on a block of the domino just placed that shows a jewel",
+    "card": "type card <colour> <cell> <tl|tr|bl|br> to cover a block, or pass",
+    "refill": "type refill <stack> (one of the two stacks behind the empty slot)",
+    "fill": "no domino fits: type fill <colour> <cell> <tl|tr|bl|br> (twice)",
+}
+
+
+def _frame_cells_to_label(pyr: dict[str, Any]) -> list[tuple[int, int]]:
+    """Floor-1 frame cells (x, y) where the structure may still grow (empty, touching)."""
+    filled = set(pyr["grid"]["filled"])
+    if pyr["bounds"] is None:
+        return [(4, 4)]
+    x0, y0, x1, y1 = pyr["bounds"]
+    occupied = {(ord(c[0]) - 97, int(c[1:]) - 1) for c in filled}
+    out = []
+    for y in range(FRAME):
+        for x in range(FRAME):
+            if (x, y) in occupied:
+                continue
+            near = any(
+                (x + dx, y + dy) in occupied for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            )
+            if near and fits(min(x0, x), min(y0, y), max(x1, x), max(y1, y)):
+                out.append((x, y))
+    return out
+
+
+def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
+    """The top view of one pyramid; with ``labels``, the empty buildable cells are named."""
+    tv = pyr["top_view"]
+    size = len(tv["colour"])
+    colour_of = {v: k for k, v in LETTER.items()}
+    chars: dict[tuple[int, int], tuple[str, str]] = {}
+    for y in range(size):
+        for x in range(size):
+            letter = tv["colour"][y][x]
+            if letter == ".":
+                continue
+            bg = BG[colour_of[letter]]
+            if tv["jewel"][y][x] == "1":
+                chars[(x, y)] = ("◆ ", f"bold white on {bg}")
+            else:
+                floor = tv["floor"][y][x]
+                chars[(x, y)] = ("  " if floor == "1" else f"{floor} ", f"grey70 on {bg}")
+    for gem in pyr["gems_placed"]:
+        qx, qy = gem["quarter"]
+        first = chars.get((qx, qy), ("  ", ""))[0][0]
+        chars[(qx, qy)] = (first + "●", f"bold black on {BG[gem['colour']]}")
+    if labels and not pyr["floor_done"] and not pyr["out"]:
+        grid = pyr["grid"]
+        ox, oy = grid["origin"]
+        if grid["floor"] == 1:
+            cells = _frame_cells_to_label(pyr)
+        else:
+            filled = set(grid["filled"])
+            cells = [
+                (i, j)
+                for j in range(grid["rows"])
+                for i in range(grid["cols"])
+                if f"{chr(97 + i)}{j + 1}" not in filled
+            ]
+        for i, j in cells:
+            name = f"{chr(97 + i)}{j + 1}"
+            qx, qy = ox + 2 * i, oy + 2 * j
+            under = chars.get((qx, qy), ("  ", "on grey23"))[1].split(" on ")[-1]
+            back = under if under.startswith("on ") else f"on {under}"
+            text = f"{name:<4}"
+            chars[(qx, qy)] = (text[:2], f"bold bright_white {back}")
+            chars[(qx + 1, qy)] = (text[2:], f"bold bright_white {back}")
+            for dx in (0, 1):
+                if (qx + dx, qy + 1) not in chars:
+                    chars[(qx + dx, qy + 1)] = ("··", "grey35 on grey15")
+            for dx in (0, 1):
+                if chars[(qx + dx, qy)][1].endswith("on grey23"):
+                    chars[(qx + dx, qy)] = (chars[(qx + dx, qy)][0], "bold bright_white on grey15")
+    if not chars:
+        return Text("(nothing built yet)", style="dim")
+    xs = [x for x, _ in chars]
+    ys = [y for _, y in chars]
+    out = Text()
+    for y in range(min(ys), max(ys) + 1):
+        for x in range(min(xs), max(xs) + 1):
+            text, style = chars.get((x, y), ("  ", ""))
+            out.append(text, style=style)
+        out.append("\n")
+    return out
+
+
+def _gems_text(pyr: dict[str, Any]) -> Text:
+    t = Text("gems ")
+    for c in pyr["gems_unused"]:
+        t.append("●", style=BG[c])
+    t.append("  cards ")
+    for a, b in pyr["cards_unused"]:
+        t.append(LETTER[a], style=f"bold white on {BG[a]}")
+        t.append(LETTER[b], style=f"bold white on {BG[b]}")
+        t.append(" ")
+    return t
+
+
+def render(view: View) -> RenderableType:
+    """Quarry, stack tops, then every pyramid (the player to move labelled for typing)."""
+    parts: list[RenderableType] = []
+    turn = view["turn"]
+    head = Text(f"Floor {view['floor']}  ", style="bold")
+    if turn is not None:
+        who = view["names"][turn["player"]]
+        head.append(f"{who} to move: {view['step']}", style="bold cyan")
+        if turn["placed"] is not None:
+            head.append(f"  (just placed on {' '.join(turn['placed']['cells'])})")
+    parts.append(head)
+    if view["step"] is not None:
+        parts.append(Text(HINTS[view["step"]] + "; 'moves' lists them all", style="dim"))
+    quarry = Table.grid(padding=(0, 2))
+    quarry.add_row(*[_labelled(f"q{i + 1}", d) for i, d in enumerate(view["quarry"])])
+    parts.append(quarry)
+    stacks = Table.grid(padding=(0, 2))
+    stacks.add_row(
+        *[_labelled(f"stack {i + 1} ({s['size']})", s["top"]) for i, s in enumerate(view["stacks"])]
+    )
+    parts.append(stacks)
+    mover = view["current_player"]
+    for p, pyr in enumerate(view["pyramids"]):
+        status = " OUT" if pyr["out"] else (" (floor done)" if pyr["floor_done"] else "")
+        title = Text(f"\n{view['names'][p]}: {view['scores'][p]} points{status}  ", style="bold")
+        title.append_text(_gems_text(pyr))
+        if pyr["current_floor_score"] is not None:
+            title.append(f"  this floor so far: {pyr['current_floor_score']}")
+        parts.append(title)
+        parts.append(pyramid_picture(pyr, labels=p == mover))
+    return Group(*parts)
+
+
+def summary(view: View) -> Table:
+    """Per player and floor: marked areas, Mino bonus and totals; then the places."""
+    table = Table(
+        title="Pyramido result",
+        caption="floor score = each marked area (colour, visible jewels) + Mino bonus",
+    )
+    table.add_column("Player")
+    for f in range(1, 5):
+        table.add_column(f"Floor {f}")
+    table.add_column("Total", justify="right")
+    table.add_column("Cards left", justify="right")
+    table.add_column("Place", justify="right")
+    ranking = view.get("ranking") or [None] * view["players"]
+    for p, pyr in enumerate(view["pyramids"]):
+        floors = []
+        for fs in pyr["floor_scores"]:
+            areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
+            floors.append(f"[bold]{fs['total']}[/] [dim]= {areas} +{fs['bonus']}[/]")
+        floors += ["out" if pyr["out"] else ""] * (4 - len(floors))
+        table.add_row(
+            view["names"][p],
+            *floors,
+            str(view["scores"][p]),
+            str(len(pyr["cards_unused"])),
+            str(ranking[p]),
+        )
+    return table
+
+
+def stats(view: View) -> dict[str, float]:
+    """Figures for ``pyramids simulate``: players eliminated and the winning score."""
+    return {
+        "players out": float(sum(view["out"])),
+        "best score": float(max(view["scores"])),
+    }
+
+
+def floor_layers(pyr: dict[str, Any]) -> RenderableType:
+    """Each floor of one pyramid drawn on its own, side by side (jewels covered later show)."""
+    layers: dict[int, dict[tuple[int, int], tuple[str, str]]] = {}
+    for blk in pyr["blocks"]:
+        chars = layers.setdefault(blk["floor"], {})
+        qx, qy = blk["quarter"]
+        style = f"bold white on {BG[blk['colour']]}"
+        jewels = {tuple(j) for j in blk["jewels"]}
+        for dy in (0, 1):
+            for dx in (0, 1):
+                mark = "◆ " if (qx + dx, qy + dy) in jewels else "  "
+                chars[(qx + dx, qy + dy)] = (mark, style)
+    if not layers:
+        return Text("(nothing built yet)", style="dim")
+    xs = [x for chars in layers.values() for x, _ in chars]
+    ys = [y for chars in layers.values() for _, y in chars]
+    grid = Table.grid(padding=(0, 3))
+    pictures = []
+    for floor in sorted(layers):
+        out = Text(f"Floor {floor}\n", style="bold")
+        for y in range(min(ys), max(ys) + 1):
+            for x in range(min(xs), max(xs) + 1):
+                text, style = layers[floor].get((x, y), ("  ", ""))
+                out.append(text, style=style)
+            out.append("\n")
+        pictures.append(out)
+    grid.add_row(*pictures)
+    return grid
+
+
+def floors_command(session: Any, argument: str) -> None:
+    """floors [N]: draw each floor of player N's pyramid on its own (default: you)."""
+    state = session.state
+    view = state.view(state.current_player)
+    seat = state.current_player or 0
+    if argument.strip():
+        try:
+            seat = int(argument) - 1
+            view["pyramids"][seat]
+        except (ValueError, IndexError):
+            session.console.print(f"[red]floors takes a player number 1..{view['players']}[/]")
+            return
+    session.console.print(Text(view["names"][seat], style="bold"))
+    session.console.print(floor_layers(view["pyramids"][seat]))
+
+
+#: extra commands of terminal play
+COMMANDS = {"floors": floors_command}

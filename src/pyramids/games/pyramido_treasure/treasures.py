@@ -1,0 +1,124 @@
+"""The twelve treasures, the 48 cards and the three decks (RULINGS.md §2).
+
+The rulebook names only a few treasures and never lists the cards, so the
+project fixes its own list here. It is part of what a record means and must
+never change: card names are written in records and the deck contents are
+checked when a record is read.
+
+Card *types* are small ints. A treasure card is ``treasure * 4 + points - 1``
+(0..47), so its treasure is ``card >> 2`` and its points ``(card & 3) + 1``;
+the six event cards follow as 48..53. Identical cards (deck 1 holds four
+treasures twice, worth 1 each) are the same type: nobody can tell them apart,
+so no move needs to.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Treasure(NamedTuple):
+    """One treasure: record name, two-letter code for the terminal, and a label."""
+
+    name: str
+    code: str
+    label: str
+
+
+#: Treasure i is the treasure of field i of the box (see ``board.py``) unless the
+#: ``shuffle_fields`` variant deals the treasures to the fields at random.
+TREASURES: tuple[Treasure, ...] = (
+    Treasure("sphinx", "SX", "a sphinx"),
+    Treasure("mummy", "MU", "a mummy"),
+    Treasure("parrot", "PA", "a parrot"),
+    Treasure("trumpet", "TR", "a trumpet"),
+    Treasure("sacred-dog", "DG", "a sacred dog"),
+    Treasure("scarab", "SC", "a scarab"),
+    Treasure("crown", "CR", "a crown"),
+    Treasure("vase", "VA", "a vase"),
+    Treasure("ankh", "AN", "an ankh"),
+    Treasure("lamp", "LA", "an oil lamp"),
+    Treasure("necklace", "NE", "a necklace"),
+    Treasure("cat", "CA", "a cat statue"),
+)
+N_TREASURES = len(TREASURES)
+
+#: Token values: 0 is a blank token, ``t + 1`` the token of treasure ``t``.
+BLANK = 0
+
+SANDSTORM = 48
+GIFT = 49
+DANGER = 50
+MIRAGE = 51
+POKER = 52
+GAME_OVER = 53
+EVENTS = (SANDSTORM, GIFT, DANGER, MIRAGE, POKER)
+EVENT_NAMES: dict[int, str] = {
+    SANDSTORM: "sandstorm",
+    GIFT: "gift",
+    DANGER: "danger",
+    MIRAGE: "mirage",
+    POKER: "desert-poker",
+    GAME_OVER: "game-over",
+}
+N_CARD_TYPES = 54
+
+
+def treasure_card(treasure: int, points: int) -> int:
+    """The card type of ``treasure`` worth ``points`` (1..4)."""
+    return treasure * 4 + points - 1
+
+
+def is_treasure_card(card: int) -> bool:
+    """True for treasure cards, False for the six event cards."""
+    return card < 48
+
+
+def card_points(card: int) -> int:
+    """Points of a card (events are worth nothing: they leave the game)."""
+    return (card & 3) + 1 if card < 48 else 0
+
+
+def card_name(card: int) -> str:
+    """Record name: ``"mummy/2"`` for a treasure card, ``"sandstorm"`` for an event."""
+    if card < 48:
+        return f"{TREASURES[card >> 2].name}/{(card & 3) + 1}"
+    return EVENT_NAMES[card]
+
+
+def card_label(card: int) -> str:
+    """Name shown to players: ``"mummy (2)"`` or ``"Sandstorm"``."""
+    if card < 48:
+        return f"{TREASURES[card >> 2].name} ({(card & 3) + 1})"
+    return EVENT_NAMES[card].replace("-", " ").capitalize()
+
+
+CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(N_CARD_TYPES))
+CARD_BY_NAME: dict[str, int] = {n: c for c, n in enumerate(CARD_NAMES)}
+TOKEN_NAMES: tuple[str, ...] = ("blank", *(t.name for t in TREASURES))
+TOKEN_BY_NAME: dict[str, int] = {n: i for i, n in enumerate(TOKEN_NAMES)}
+
+
+def parse_treasure(text: str) -> int | None:
+    """A treasure from its name, code or label (``"sacred-dog"``, ``"dg"``, ``"sacred dog"``)."""
+    t = text.strip().lower().replace("_", "-").replace(" ", "-")
+    for i, tr in enumerate(TREASURES):
+        if t in (tr.name, tr.code.lower()):
+            return i
+    return None
+
+
+def _deck(*groups: tuple[tuple[int, ...], int]) -> tuple[int, ...]:
+    return tuple(treasure_card(t, p) for ts, p in groups for t in ts)
+
+
+#: Deck 1: every treasure once worth 1, and four of them (sphinx, trumpet,
+#: crown, lamp) a second time. Deck 2: eleven treasures (all but the lamp), six
+#: worth 2 and five worth 3, plus the five events. Deck 3: ten treasures worth 4
+#: (all but the trumpet and the crown), the five events and the game-over card.
+#: Over the three decks the sphinx has 4 cards and every other treasure 3.
+DECKS: tuple[tuple[int, ...], ...] = (
+    _deck((tuple(range(12)), 1), ((0, 3, 6, 9), 1)),
+    _deck(((0, 1, 2, 3, 4, 5), 2), ((6, 7, 8, 10, 11), 3)) + EVENTS,
+    (*_deck(((0, 1, 2, 4, 5, 7, 8, 9, 10, 11), 4)), *EVENTS, GAME_OVER),
+)
