@@ -48,20 +48,49 @@ def domino_text(d: dict[str, Any] | None) -> Text:
 
 
 def _labelled(title: str, d: dict[str, Any] | None) -> Text:
+    """A titled domino picture; the title takes two lines so no column wraps it."""
     head = Text(title, style="bold")
+    head.append("\n")
     if d is not None:
-        head.append(f" #{d['id']}")
+        head.append(f"#{d['id']}")
         head.append(" " + "|".join(LETTER[b["colour"]] for b in d["blocks"]), style="dim")
     return head + Text("\n") + domino_text(d)
 
 
 HINTS = {
     "place": "type q<slot> <cell of A> <cell of B> (A is the left block as drawn), e.g. q1 e5 f5",
-    "mark": "type mark <cell>: a gem on a block of the domino just placed that shows a jewel",
-    "card": "type card <colour> <cell> <tl|tr|bl|br> to cover a block, or pass",
-    "refill": "type refill <stack> (one of the two stacks behind the empty slot)",
-    "fill": "no domino fits: type fill <colour> <cell> <tl|tr|bl|br> (twice)",
+    "mark": "a gem must go on a block of the domino just placed that shows a jewel:",
+    "card": "type card <colour> <cell> <tl|tr|bl|br> to cover a block without a gem, or pass",
+    "refill": "refill the empty quarry slot from one of the two stacks behind it:",
+    "fill": "no domino fits: lay 2 single-block cards, one at a time: "
+    "fill <colour> <empty cell> <tl|tr|bl|br>",
 }
+
+
+def step_hint(view: View) -> str:
+    """What to type now, with the actual choices where there are only a few."""
+    step = view["step"]
+    turn = view["turn"]
+    hint = HINTS[step]
+    placed = turn["placed"]
+    if step == "mark" and placed is not None:
+        unused = set(view["pyramids"][turn["player"]]["gems_unused"])
+        options = [
+            f"mark {cell} ({blk['colour']} gem)"
+            for blk, cell in zip(placed["domino"]["blocks"], placed["cells"], strict=True)
+            if blk["jewels"] and blk["colour"] in unused
+        ]
+        hint += " " + " or ".join(options)
+    elif step == "card" and placed is not None:
+        free = [c for k, c in enumerate(placed["cells"]) if placed["gem_on"] != "AB"[k]]
+        hint += f" (block{'s' if len(free) > 1 else ''} {' or '.join(free)})"
+    elif step == "refill" and turn["empty_slot"] is not None:
+        slot = turn["empty_slot"]
+        open_ = [f"refill {k}" for k in (slot, slot + 1) if view["stacks"][k - 1]["size"]]
+        hint += f" {' or '.join(open_)}"
+    elif step == "fill":
+        hint += f" (card {turn['fill_cards_laid'] + 1} of 2; these cards never take a gem)"
+    return hint
 
 
 def _frame_cells_to_label(pyr: dict[str, Any]) -> list[tuple[int, int]]:
@@ -105,7 +134,7 @@ def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
         qx, qy = gem["quarter"]
         first = chars.get((qx, qy), ("  ", ""))[0][0]
         chars[(qx, qy)] = (first + "●", f"bold black on {BG[gem['colour']]}")
-    if labels and not pyr["floor_done"] and not pyr["out"]:
+    if labels and not pyr["floor_done"] and not pyr["out"]:  # cells one may build on
         grid = pyr["grid"]
         ox, oy = grid["origin"]
         if grid["floor"] == 1:
@@ -150,10 +179,27 @@ def _gems_text(pyr: dict[str, Any]) -> Text:
     for c in pyr["gems_unused"]:
         t.append("●", style=BG[c])
     t.append("  cards ")
+    if not pyr["cards_unused"]:
+        t.append("none", style="dim")
     for a, b in pyr["cards_unused"]:
         t.append(LETTER[a], style=f"bold white on {BG[a]}")
         t.append(LETTER[b], style=f"bold white on {BG[b]}")
         t.append(" ")
+    return t
+
+
+def _last_floor_text(view: View) -> Text:
+    """The scores of the floor just finished, while the next one is still empty."""
+    done = view["floor"] - 1
+    t = Text(f"Floor {done} scored: ", style="bold")
+    items = []
+    for p, pyr in enumerate(view["pyramids"]):
+        if len(pyr["floor_scores"]) >= done:
+            fs = pyr["floor_scores"][done - 1]
+            areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
+            items.append(f"{view['names'][p]} {fs['total']} ({areas} +{fs['bonus']})")
+    t.append(", ".join(items))
+    t.append(f"; the lowest starts floor {view['floor']}", style="dim")
     return t
 
 
@@ -169,7 +215,19 @@ def render(view: View) -> RenderableType:
             head.append(f"  (just placed on {' '.join(turn['placed']['cells'])})")
     parts.append(head)
     if view["step"] is not None:
-        parts.append(Text(HINTS[view["step"]] + "; 'moves' lists them all", style="dim"))
+        parts.append(Text(step_hint(view) + "; 'moves' lists every legal step", style="dim"))
+    if turn is not None:
+        mover = view["pyramids"][turn["player"]]
+        if view["floor"] > 1 and not mover["grid"]["filled"]:
+            parts.append(_last_floor_text(view))
+    out = [view["names"][p] for p in view["eliminated"]]
+    if out:
+        parts.append(
+            Text(
+                f"Out of the game: {', '.join(out)} (no domino fitted and fewer than 2 cards)",
+                style="bold red",
+            )
+        )
     quarry = Table.grid(padding=(0, 2))
     quarry.add_row(*[_labelled(f"q{i + 1}", d) for i, d in enumerate(view["quarry"])])
     parts.append(quarry)
@@ -180,13 +238,21 @@ def render(view: View) -> RenderableType:
     parts.append(stacks)
     mover = view["current_player"]
     for p, pyr in enumerate(view["pyramids"]):
-        status = " OUT" if pyr["out"] else (" (floor done)" if pyr["floor_done"] else "")
-        title = Text(f"\n{view['names'][p]}: {view['scores'][p]} points{status}  ", style="bold")
-        title.append_text(_gems_text(pyr))
+        title = Text(f"\n{view['names'][p]}: {view['scores'][p]} points", style="bold")
+        if pyr["floor_scores"]:
+            title.append(" (" + " + ".join(str(fs["total"]) for fs in pyr["floor_scores"]) + ")")
         if pyr["current_floor_score"] is not None:
-            title.append(f"  this floor so far: {pyr['current_floor_score']}")
+            title.append(f", this floor {pyr['current_floor_score']}")
+        if pyr["out"]:
+            title.append(" OUT", style="bold red")
+        elif pyr["floor_done"]:
+            title.append(" (floor done)")
+        title.append("  ")
+        title.append_text(_gems_text(pyr))
         parts.append(title)
-        parts.append(pyramid_picture(pyr, labels=p == mover))
+        # empty cells are named only when the player to move is choosing a cell
+        naming = p == mover and view["step"] in ("place", "fill")
+        parts.append(pyramid_picture(pyr, labels=naming))
     return Group(*parts)
 
 
@@ -208,7 +274,9 @@ def summary(view: View) -> Table:
         for fs in pyr["floor_scores"]:
             areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
             floors.append(f"[bold]{fs['total']}[/] [dim]= {areas} +{fs['bonus']}[/]")
-        floors += ["out" if pyr["out"] else ""] * (4 - len(floors))
+        if pyr["out"] and len(floors) < 4:
+            floors.append("[red]went out[/]")
+        floors += [""] * (4 - len(floors))
         table.add_row(
             view["names"][p],
             *floors,
@@ -217,6 +285,23 @@ def summary(view: View) -> Table:
             str(ranking[p]),
         )
     return table
+
+
+def describe(view: View, text: str) -> str:
+    """A listed step with what it puts where: the domino's colours, or the card's side."""
+    words = text.split()
+    if len(words) == 3 and words[0] in ("q1", "q2", "q3"):
+        d = view["quarry"][int(words[0][1]) - 1]
+        if d is not None:
+            a, b = (f"{LETTER[blk['colour']]}{'◆' * len(blk['jewels'])}" for blk in d["blocks"])
+            return f"{text:<11} #{d['id']}: {a} on {words[1]}, {b} on {words[2]}"
+    if len(words) == 4 and words[0] in ("card", "fill"):
+        colour = next(c for c, letter in LETTER.items() if letter == words[1])
+        return f"{text:<15} {colour} side, jewel {QUARTER_NAMES[words[3]]}"
+    return text
+
+
+QUARTER_NAMES = {"tl": "top left", "tr": "top right", "bl": "bottom left", "br": "bottom right"}
 
 
 def stats(view: View) -> dict[str, float]:
@@ -265,8 +350,9 @@ def floors_command(session: Any, argument: str) -> None:
     if argument.strip():
         try:
             seat = int(argument) - 1
-            view["pyramids"][seat]
-        except (ValueError, IndexError):
+        except ValueError:
+            seat = -1
+        if not 0 <= seat < view["players"]:
             session.console.print(f"[red]floors takes a player number 1..{view['players']}[/]")
             return
     session.console.print(Text(view["names"][seat], style="bold"))

@@ -625,9 +625,10 @@ class PyramidoState(State[PyramidoMove]):
         elif self._cards[p].bit_count() >= 2:
             self._step = FILL
         else:
+            # Going out is not playing: ``_last`` keeps the player who last took a
+            # turn, since the next floor's tie-break counts from the one who played last.
             self._out |= 1 << p
             self._elim = (*self._elim, p)
-            self._last = p
             self._next_turn(p)
 
     def in_players(self) -> list[int]:

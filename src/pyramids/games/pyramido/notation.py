@@ -73,6 +73,8 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
         return c
 
     def block(w: str) -> int:
+        if state._pa < 0:
+            raise bad("no domino has been placed this turn, so there is no block to name")
         if w in ("a", "b"):
             return "ab".index(w)
         c = cell(w)
@@ -118,4 +120,17 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
             slot = state._quarry.index(number)
         if slot >= 0:
             return PyramidoMove(PLACE, slot, cell(args[0]), cell(args[1]))
-    raise bad("not a move")
+    usage = USAGE.get(head) or (USAGE["q1"] if head[0] in ("q", "#", "1", "2", "3") else None)
+    raise bad(f"write it as {usage}" if usage else "not a move")
+
+
+#: how each kind of step is written, for the error when the words do not fit
+_FORMS = {
+    ("q1",): "q<slot 1-3> <cell of A> <cell of B>, e.g. q1 e5 f5",
+    ("mark", "gem", "g"): "mark <cell of a block just placed>, e.g. mark e5",
+    ("card", "c"): "card <colour> <cell of a block just placed> <tl|tr|bl|br>, e.g. card R e5 tl",
+    ("fill", "f"): "fill <colour> <empty cell> <tl|tr|bl|br>, e.g. fill G d5 tl",
+    ("refill", "stack", "r"): "refill <stack 1-4>, e.g. refill 2",
+    ("pass",): "pass (no other word)",
+}
+USAGE = {word: form for words, form in _FORMS.items() for word in words}

@@ -1,0 +1,22 @@
+"""Research adapters: Gymnasium, PettingZoo and OpenSpiel (optional extras).
+
+Install with ``pip install pyramids[rl]`` (Gymnasium, PettingZoo) or
+``pip install pyramids[openspiel]``. Nothing in the rest of Pyramids imports
+this package, so the engine never needs NumPy.
+
+* ``pyramids.envs.encodings``: per-game action ids and observation vectors;
+* ``pyramids.envs.gym_env``: ``gymnasium.make("pyramids/Piramides-v0")``
+  (importing ``pyramids.envs`` registers it when Gymnasium is installed);
+* ``pyramids.envs.<game>_v0``: PettingZoo AEC environments (``env()``,
+  ``raw_env()``, ``parallel_env()``);
+* ``pyramids.envs.openspiel_game``: ``pyspiel.load_game("pyramids_<game>")``.
+
+See ``docs/adapters.md``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+if importlib.util.find_spec("gymnasium") is not None:
+    from pyramids.envs import gym_env as _gym_env  # noqa: F401  (registers the env ids)

@@ -1,0 +1,178 @@
+"""What a game must supply to be usable from the research libraries.
+
+Gymnasium, PettingZoo and OpenSpiel all want a *fixed* set of integer actions
+and fixed-shape numeric observations, while our engine speaks in small move
+values whose legal set changes every turn and in JSON views. A game's codec is
+the translation, written once per game, so that the three adapters stay
+generic:
+
+* :class:`ActionCodec` numbers every move the game can ever have
+  (``0 .. num_actions - 1``) in a documented, stable way, and turns the legal
+  moves of a state into a boolean mask over those numbers;
+* :class:`ObservationCodec` turns ``state.view(seat)`` into a flat float32
+  array. It reads the *view*, never the state, so an observation cannot leak
+  what the seat may not see;
+* an optional raster draws a view as an RGB image for ``rgb_array`` rendering.
+
+The numbering may depend on the player count and variant (a bigger layout has
+more positions), which is why codecs are built from a sample initial state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pyramids.engine.state import State
+
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float32]
+ImageArray = npt.NDArray[np.uint8]
+View = Mapping[str, Any]
+
+
+class ActionCodec(ABC):
+    """A stable numbering of a game's moves for a given player count and variant."""
+
+    #: Size of the action space: every id in ``range(num_actions)`` names one move shape.
+    num_actions: int
+
+    @abstractmethod
+    def encode(self, state: State[Any], move: Hashable) -> int:
+        """The action id of ``move`` in ``state``; :class:`ValueError` if it has none."""
+
+    @abstractmethod
+    def decode(self, state: State[Any], action: int) -> Hashable:
+        """The move that ``action`` names in ``state``.
+
+        Raises :class:`ValueError` when the id is out of range or names no move
+        in this state (for example a placement that needs a domino that is not
+        there). Whether the decoded move is *legal* is for ``state.play``.
+        """
+
+    @abstractmethod
+    def describe(self, action: int) -> str:
+        """A short human description of what the id means (stable across states)."""
+
+    def legal_actions(self, state: State[Any]) -> list[int]:
+        """The ids of the legal moves, ascending (OpenSpiel requires sorted ids)."""
+        return sorted({self.encode(state, m) for m in state.legal_moves()})
+
+    def mask(self, state: State[Any]) -> BoolArray:
+        """Boolean mask over all ids: True exactly for the legal moves' ids."""
+        out = np.zeros(self.num_actions, dtype=np.bool_)
+        for m in state.legal_moves():
+            out[self.encode(state, m)] = True
+        return out
+
+    def check_action(self, action: object) -> int:
+        """``action`` as a plain int in range, or :class:`ValueError`."""
+        if isinstance(action, np.integer):
+            action = int(action)
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise ValueError(f"an action id must be an integer, not {action!r}")
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action id {action} is outside 0..{self.num_actions - 1}")
+        return action
+
+
+class ObservationCodec(ABC):
+    """A flat float32 encoding of one seat's view, every value within [0, 1]."""
+
+    #: Shape of the arrays :meth:`encode` returns (always one-dimensional here).
+    shape: tuple[int, ...]
+
+    @abstractmethod
+    def encode(self, view: View) -> FloatArray:
+        """Encode ``view`` (from ``state.view(seat)``); never reads the state itself."""
+
+    @property
+    def size(self) -> int:
+        """Number of values in an observation."""
+        return int(np.prod(self.shape))
+
+
+@dataclass(frozen=True)
+class GameCodec:
+    """Everything the adapters need about one game at one player count and variant."""
+
+    game_id: str
+    players: int
+    variant: Mapping[str, Any]
+    actions: ActionCodec
+    observations: ObservationCodec
+    #: Draws a view as an RGB image (H, W, 3); ``None`` = the generic text raster.
+    raster: Callable[[View], ImageArray] | None = None
+    #: Bounds of a seat's final score for this variant (OpenSpiel asks for them).
+    min_score: float = -1.0
+    max_score: float = 1.0
+    #: Upper bound on the number of moves of a game (OpenSpiel asks for it).
+    max_game_length: int = 10_000
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameCodec:
+        """Codecs are immutable: a deep copy (OpenSpiel clones states so) is the codec itself."""
+        return self
+
+
+class OneHot:
+    """Helper that writes one-hot groups and scalars into a vector of known size.
+
+    Values go into a plain list first and become a NumPy array once, in
+    :meth:`done`: setting NumPy items one by one costs several times more.
+    """
+
+    __slots__ = ("pos", "vec")
+
+    def __init__(self, size: int) -> None:
+        self.vec: list[float] = [0.0] * size
+        self.pos = 0
+
+    def one_hot(self, index: int | None, width: int) -> None:
+        """A group of ``width`` slots with slot ``index`` set (none set if ``None``)."""
+        if index is not None:
+            if not 0 <= index < width:
+                raise ValueError(f"one-hot index {index} outside 0..{width - 1}")
+            self.vec[self.pos + index] = 1.0
+        self.pos += width
+
+    def flag(self, value: bool) -> None:
+        """One slot: 1.0 if ``value``."""
+        if value:
+            self.vec[self.pos] = 1.0
+        self.pos += 1
+
+    def flags(self, on: set[int] | frozenset[int], width: int) -> None:
+        """``width`` slots, slot ``i`` set for each ``i`` in ``on``."""
+        base = self.pos
+        for i in on:
+            if not 0 <= i < width:
+                raise ValueError(f"flag index {i} outside 0..{width - 1}")
+            self.vec[base + i] = 1.0
+        self.pos += width
+
+    def counts(self, items: Iterable[int], width: int, top: float) -> None:
+        """``width`` slots; slot ``i`` is how often ``i`` occurs in ``items`` / ``top`` (max 1)."""
+        base = self.pos
+        step = 1.0 / top
+        vec = self.vec
+        for i in items:
+            if not 0 <= i < width:
+                raise ValueError(f"count index {i} outside 0..{width - 1}")
+            vec[base + i] = min(vec[base + i] + step, 1.0)
+        self.pos += width
+
+    def scalar(self, value: float, top: float) -> None:
+        """One slot: ``value / top`` clipped into [0, 1] (``top`` <= 0 gives 0)."""
+        self.vec[self.pos] = min(max(value / top, 0.0), 1.0) if top > 0 else 0.0
+        self.pos += 1
+
+    def done(self) -> FloatArray:
+        """The finished vector; checks that every slot was accounted for."""
+        if self.pos != len(self.vec):
+            raise AssertionError(f"encoded {self.pos} values into a vector of {len(self.vec)}")
+        return np.array(self.vec, dtype=np.float32)

@@ -1,0 +1,298 @@
+"""Pyramido for the research adapters: every *step* of a turn is one action.
+
+A turn is several moves in the engine (place, mark, card or pass, refill; or
+two fills when no domino fits), and so it is several actions here: the
+action space stays small (a whole turn in one id would need millions) and
+the mask of each step is exact.
+
+Cells are indices on the grid of the floor the player is building (as in
+the engine): floor 1 is the 9×9 frame (cell ``9 * row + column``, 0..80),
+floors 2-4 are their own small grids (``cols * row + column``). Colours are
+0..5 in the order red, yellow, green, blue, purple, orange; quarters 0..3 are
+top-left, top-right, bottom-left, bottom-right.
+
+Actions (2,971):
+
+==============================  ================================================
+id                              step
+==============================  ================================================
+``4 (81 s + a) + d``            place: quarry slot ``s`` (0..2), block A on cell
+                                ``a``, block B on the neighbour in direction
+                                ``d``: 0 right, 1 left, 2 below, 3 above (on the
+                                grid of the floor being built)
+``972 + k``                     mark: put the gem on block ``k`` (0 = A, 1 = B)
+``974 + 8 c + 4 k + q``         card: show colour ``c`` on block ``k``, jewel in
+                                quarter ``q``
+``1022``                        pass (no single-block card this turn)
+``1023 + t``                    refill the empty quarry slot from stack ``t``
+``1027 + 4 (81 c + x) + q``     fill (no domino fits): card showing colour ``c``
+                                on cell ``x``, jewel in quarter ``q``
+==============================  ================================================
+
+Observation (float32 in [0, 1]) from ``view(seat)``, seats counted from the
+observer (0 = me). Per seat, the 18×18 quarters of the top view (row by
+row), each with 9 values: colour (6 one-hot, none if empty), jewel shown,
+floor / 4, and a gem of this floor on it; then unused gems (6 flags), unused
+cards (3 flags), out, floor done, current floor score / 40 and total / 160.
+Then the floor (4 one-hot), the step (5 one-hot: place, mark, card, refill,
+fill), the empty quarry slot (3 one-hot), the domino just placed (2 blocks ×
+(6 colours + 4 jewel quarters)) and which block has its gem (2 flags), fill
+cards laid / 2, the quarry (3 × (present + 2 blocks × 10)) and the stacks
+(4 × (size / 22 + the top domino as 2 blocks × 10)), and per seat whether it
+is to move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from pyramids.engine.state import State
+from pyramids.envs.encodings.base import (
+    ActionCodec,
+    FloatArray,
+    GameCodec,
+    ImageArray,
+    ObservationCodec,
+    OneHot,
+    View,
+)
+from pyramids.envs.encodings.raster import canvas, rect
+from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, QUARTERS
+from pyramids.games.pyramido.game import PyramidoState
+from pyramids.games.pyramido.geometry import FRAME_CELLS, QUARTER_SIZE
+from pyramids.games.pyramido.moves import CARD, FILL, MARK, PASS, PLACE, REFILL, PyramidoMove
+
+CELLS = FRAME_CELLS  # 81: the largest grid (floor 1's frame)
+PLACE_BASE = 0
+MARK_BASE = PLACE_BASE + 3 * CELLS * 4
+CARD_BASE = MARK_BASE + 2
+PASS_ID = CARD_BASE + 6 * 2 * 4
+REFILL_BASE = PASS_ID + 1
+FILL_BASE = REFILL_BASE + 4
+NUM_ACTIONS = FILL_BASE + 6 * CELLS * 4
+STEPS = (PLACE, MARK, CARD, REFILL, FILL)
+QUARTER_CELLS = QUARTER_SIZE * QUARTER_SIZE
+PER_QUARTER = 9
+_COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
+_QUARTER_INDEX = {name: i for i, name in enumerate(QUARTERS)}
+
+# byte -> colour index 0..5 of a top-view letter, 6 for "no block"
+_LETTER_TABLE = np.full(256, 6, dtype=np.int64)
+for _i, _ch in enumerate(COLOUR_LETTERS):
+    _LETTER_TABLE[ord(_ch)] = _i
+_COLOUR_ROWS = np.vstack([np.eye(6, dtype=np.float32), np.zeros((1, 6), dtype=np.float32)])
+
+
+def _cols(state: State[Any]) -> int:
+    """Columns of the grid the player to move is building."""
+    if not isinstance(state, PyramidoState):
+        raise ValueError(f"{state!r} is not a Pyramido state")
+    player = state.current_player
+    if player is None:
+        raise ValueError("the game is over: no grid is being built")
+    return state.grid(player).cols
+
+
+class PyramidoActions(ActionCodec):
+    """Step actions (see the module table)."""
+
+    num_actions = NUM_ACTIONS
+
+    def encode(self, state: State[Any], move: Hashable) -> int:
+        if not isinstance(move, PyramidoMove):
+            raise ValueError(f"{move!r} is not a Pyramido move")
+        kind, a, b, c = move
+        if kind == PLACE and 0 <= a < 3 and 0 <= b < CELLS:
+            delta = c - b
+            cols = _cols(state)
+            for d, step in enumerate((1, -1, cols, -cols)):
+                if delta == step:
+                    return PLACE_BASE + 4 * (CELLS * a + b) + d
+        elif kind == MARK and a in (0, 1):
+            return MARK_BASE + a
+        elif kind == CARD and 0 <= a < 6 and b in (0, 1) and 0 <= c < 4:
+            return CARD_BASE + 8 * a + 4 * b + c
+        elif kind == PASS:
+            return PASS_ID
+        elif kind == REFILL and 0 <= a < 4:
+            return REFILL_BASE + a
+        elif kind == FILL and 0 <= a < 6 and 0 <= b < CELLS and 0 <= c < 4:
+            return FILL_BASE + 4 * (CELLS * a + b) + c
+        raise ValueError(f"{move!r} has no action id")
+
+    def decode(self, state: State[Any], action: int) -> Hashable:
+        action = self.check_action(action)
+        if action < MARK_BASE:
+            rest, d = divmod(action - PLACE_BASE, 4)
+            slot, cell = divmod(rest, CELLS)
+            cols = _cols(state)
+            return PyramidoMove(PLACE, slot, cell, cell + (1, -1, cols, -cols)[d])
+        if action < CARD_BASE:
+            return PyramidoMove(MARK, action - MARK_BASE)
+        if action < PASS_ID:
+            colour, rest = divmod(action - CARD_BASE, 8)
+            block, quarter = divmod(rest, 4)
+            return PyramidoMove(CARD, colour, block, quarter)
+        if action == PASS_ID:
+            return PyramidoMove(PASS)
+        if action < FILL_BASE:
+            return PyramidoMove(REFILL, action - REFILL_BASE)
+        rest, quarter = divmod(action - FILL_BASE, 4)
+        colour, cell = divmod(rest, CELLS)
+        return PyramidoMove(FILL, colour, cell, quarter)
+
+    def describe(self, action: int) -> str:
+        action = self.check_action(action)
+        if action < MARK_BASE:
+            rest, d = divmod(action - PLACE_BASE, 4)
+            slot, cell = divmod(rest, CELLS)
+            where = ("right", "left", "below", "above")[d]
+            return f"place quarry slot {slot + 1}: A on cell {cell}, B {where}"
+        if action < CARD_BASE:
+            return f"mark block {'AB'[action - MARK_BASE]}"
+        if action < PASS_ID:
+            colour, rest = divmod(action - CARD_BASE, 8)
+            block, quarter = divmod(rest, 4)
+            return f"card {COLOURS[colour]} on block {'AB'[block]}, jewel {QUARTERS[quarter]}"
+        if action == PASS_ID:
+            return "pass"
+        if action < FILL_BASE:
+            return f"refill from stack {action - REFILL_BASE + 1}"
+        rest, quarter = divmod(action - FILL_BASE, 4)
+        colour, cell = divmod(rest, CELLS)
+        return f"fill cell {cell} with a {COLOURS[colour]} card, jewel {QUARTERS[quarter]}"
+
+
+def _domino(out: OneHot, domino: Any) -> None:
+    """Two blocks × (colour one-hot + jewel quarter flags); all zero for no domino."""
+    blocks = domino["blocks"] if domino else [None, None]
+    for block in blocks:
+        if block is None:
+            out.one_hot(None, 6)
+            out.flags(set(), 4)
+        else:
+            out.one_hot(_COLOUR_INDEX[block["colour"]], 6)
+            out.flags({_QUARTER_INDEX[q] for q in block["jewels"]}, 4)
+
+
+class PyramidoObservations(ObservationCodec):
+    """The view as a vector (layout in the module docstring)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        per_seat = QUARTER_CELLS * PER_QUARTER + 6 + 3 + 4
+        shared = 4 + len(STEPS) + 3 + 20 + 2 + 1 + 3 * 21 + 4 * 21
+        self.shape = (players * per_seat + shared + players,)
+
+    def _top_view(self, pyramid: Any) -> FloatArray:
+        top = pyramid["top_view"]
+        letters = np.frombuffer("".join(top["colour"]).encode(), dtype=np.uint8)
+        colour = _COLOUR_ROWS[_LETTER_TABLE[letters]]
+        jewel = np.frombuffer("".join(top["jewel"]).encode(), dtype=np.uint8) == ord("1")
+        floor = (np.frombuffer("".join(top["floor"]).encode(), dtype=np.uint8) - ord("0")) / 4.0
+        gem = np.zeros(QUARTER_CELLS, dtype=np.float32)
+        for g in pyramid["gems_placed"]:
+            x, y = g["quarter"]
+            if 0 <= x < QUARTER_SIZE and 0 <= y < QUARTER_SIZE:
+                gem[y * QUARTER_SIZE + x] = 1.0
+        block: FloatArray = np.column_stack(
+            [colour, jewel.astype(np.float32), floor.astype(np.float32), gem]
+        ).astype(np.float32)
+        return block.ravel()
+
+    def encode(self, view: View) -> FloatArray:
+        n = self.players
+        me = view["viewer"] or 0
+        order = [(me + k) % n for k in range(n)]
+        parts: list[FloatArray] = []
+        for seat in order:
+            pyramid = view["pyramids"][seat]
+            parts.append(self._top_view(pyramid))
+            tail = OneHot(13)
+            tail.flags({_COLOUR_INDEX[c] for c in pyramid["gems_unused"]}, 6)
+            tail.flags({_COLOUR_INDEX[pair[0]] // 2 for pair in pyramid["cards_unused"]}, 3)
+            tail.flag(bool(pyramid["out"]))
+            tail.flag(bool(pyramid["floor_done"]))
+            tail.scalar(pyramid["current_floor_score"] or 0, 40)
+            tail.scalar(view["scores"][seat], 160)
+            parts.append(tail.done())
+        shared = OneHot(self.shape[0] - sum(len(p) for p in parts))
+        shared.one_hot(int(view["floor"]) - 1, 4)
+        step = view["step"]
+        shared.one_hot(STEPS.index(step) if step in STEPS else None, len(STEPS))
+        turn = view["turn"] or {}
+        slot = turn.get("empty_slot")
+        shared.one_hot(None if slot is None else int(slot) - 1, 3)
+        placed = turn.get("placed")
+        _domino(shared, placed["domino"] if placed else None)
+        gem_on = placed.get("gem_on") if placed else None
+        shared.one_hot(None if gem_on is None else "AB".index(gem_on), 2)
+        shared.scalar(turn.get("fill_cards_laid") or 0, 2)
+        for domino in view["quarry"]:
+            shared.flag(domino is not None)
+            _domino(shared, domino)
+        for stack in view["stacks"]:
+            shared.scalar(stack["size"], 22)
+            _domino(shared, stack["top"])
+        mover = view["current_player"]
+        for seat in order:
+            shared.flag(seat == mover)
+        parts.append(shared.done())
+        out: FloatArray = np.concatenate(parts).astype(np.float32)
+        return out
+
+
+# -- picture ---------------------------------------------------------------
+
+_RGB = {
+    "R": (210, 50, 50),
+    "Y": (230, 200, 40),
+    "G": (50, 160, 70),
+    "B": (50, 90, 200),
+    "P": (140, 60, 170),
+    "O": (240, 140, 30),
+}
+
+
+def raster(view: View) -> ImageArray:
+    """Every seat's top view side by side: colours, jewels darker, higher floors brighter."""
+    px = 5
+    side = QUARTER_SIZE * px
+    pyramids = view["pyramids"]
+    img = canvas(side + 8, len(pyramids) * (side + 8) + 8, (240, 236, 225))
+    for k, pyramid in enumerate(pyramids):
+        left = 8 + k * (side + 8)
+        rect(img, 4, left - 1, side + 2, side + 2, (200, 195, 185))
+        top = pyramid["top_view"]
+        for y in range(QUARTER_SIZE):
+            for x in range(QUARTER_SIZE):
+                ch = top["colour"][y][x]
+                if ch not in _RGB:
+                    continue
+                floor = int(top["floor"][y][x])
+                r, g, b = _RGB[ch]
+                lift = 12 * (floor - 1)
+                colour = (min(r + lift, 255), min(g + lift, 255), min(b + lift, 255))
+                rect(img, 4 + y * px, left + x * px, px, px, colour)
+                if top["jewel"][y][x] == "1":
+                    rect(img, 5 + y * px, left + x * px + 1, px - 2, px - 2, (30, 30, 30))
+    return img
+
+
+def make_codec(sample: State[Any]) -> GameCodec:
+    """The codec for the player count of ``sample`` (pyramido has no other options)."""
+    return GameCodec(
+        game_id="pyramido",
+        players=sample.players,
+        variant=dict(sample.variant),
+        actions=PyramidoActions(),
+        observations=PyramidoObservations(sample.players),
+        raster=raster,
+        min_score=0.0,
+        max_score=1_000.0,
+        # 20 dominoes a player, each at most 4 steps, plus fills and refills
+        max_game_length=sample.players * 20 * 6 + 200,
+    )

@@ -1,0 +1,254 @@
+"""The treasure hunt (``pyramido-treasure``) for the research adapters.
+
+Spots are the 48 spots of the box in *box* coordinates (``index`` in the
+view, row by row from box corner a1: ``8 * row + column``); they do not turn
+with the box, so an action id means the same spot all game long. Treasures
+are numbered 0..11 and card types 0..53 as in ``treasures.py`` (a treasure
+card is ``4 * treasure + points - 1``; 48..53 are the events). ``n`` is the
+number of players; seats in actions are absolute seat numbers.
+
+Actions (``114 + 60 n``):
+
+=====================================  ==============================================
+id                                     move
+=====================================  ==============================================
+``s`` (0..47)                          slide the pyramid on spot ``s`` into the gap
+``48 + k`` (k = 0..65)                 danger: name treasures ``a < b``, pairs in
+                                       order (0,1), (0,2), ..., (10,11)
+``114 + 12 o + t``                     desert poker: opponent seat ``o``, treasure ``t``
+``114 + 12 n + n c + p``               give a card of type ``c`` (0..47) to seat ``p``
+=====================================  ==============================================
+
+Observation (float32 in [0, 1]) from ``view(seat)``; seats are counted from
+the observer (0 = me):
+
+* per spot (box order), 15 values: the token revealed there (13 one-hot:
+  blank or a treasure; all zero if never revealed), it is the gap now, and
+  how long ago it was last revealed (plies / 500, capped at 1);
+* per field, the treasure it is known to hold (12 one-hot, or none);
+* the phase (11 one-hot); the card sought (54 one-hot); per seat, it owns the
+  search, it is to move, it is eliminated;
+* the event under way: treasures named or sought (12 flags), treasures
+  revealed during it (12 flags), card types that may be given (54 flags),
+  seats involved (per seat);
+* the deck number (3 one-hot), cards left in each deck / its size, and the
+  cards left in the current deck (count per type / 4);
+* per seat, cards held per type / 4, and the score / the points of all
+  treasure cards (83).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from itertools import combinations
+from typing import Any
+
+from pyramids.engine.state import State
+from pyramids.envs.encodings.base import (
+    ActionCodec,
+    FloatArray,
+    GameCodec,
+    ImageArray,
+    ObservationCodec,
+    OneHot,
+    View,
+)
+from pyramids.envs.encodings.raster import canvas, rect, text
+from pyramids.games.pyramido_treasure.board import SPOTS
+from pyramids.games.pyramido_treasure.game import PHASE_NAMES, TreasureMove
+from pyramids.games.pyramido_treasure.treasures import (
+    CARD_BY_NAME,
+    DECKS,
+    N_CARD_TYPES,
+    N_TREASURES,
+    TOKEN_BY_NAME,
+    TREASURES,
+)
+
+PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(N_TREASURES), 2))
+_PAIR_INDEX = {pair: k for k, pair in enumerate(PAIRS)}
+NAME_BASE = SPOTS
+POKER_BASE = NAME_BASE + len(PAIRS)
+TREASURE_CARDS = 48
+_TREASURE_INDEX = {t.name: i for i, t in enumerate(TREASURES)}
+_RECENCY = 500.0
+#: points of every treasure card of the three decks: no score can exceed it
+TOTAL_POINTS = sum((c & 3) + 1 for deck in DECKS for c in deck if c < TREASURE_CARDS)
+
+
+class TreasureActions(ActionCodec):
+    """Slides, then danger pairs, poker challenges and gifts (see the module table)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.give_base = POKER_BASE + N_TREASURES * players
+        self.num_actions = self.give_base + TREASURE_CARDS * players
+
+    def encode(self, state: State[Any], move: Hashable) -> int:
+        if not isinstance(move, TreasureMove):
+            raise ValueError(f"{move!r} is not a treasure-hunt move")
+        n = self.players
+        kind, a, b = move
+        if kind == "slide" and 0 <= a < SPOTS and b == -1:
+            return a
+        if kind == "name" and (a, b) in _PAIR_INDEX:
+            return NAME_BASE + _PAIR_INDEX[(a, b)]
+        if kind == "poker" and 0 <= a < n and 0 <= b < N_TREASURES:
+            return POKER_BASE + N_TREASURES * a + b
+        if kind == "give" and 0 <= a < TREASURE_CARDS and 0 <= b < n:
+            return self.give_base + n * a + b
+        raise ValueError(f"{move!r} has no action id")
+
+    def decode(self, state: State[Any], action: int) -> Hashable:
+        return self._move(action)
+
+    def _move(self, action: int) -> TreasureMove:
+        """The move of an id; the numbering needs no state."""
+        action = self.check_action(action)
+        if action < NAME_BASE:
+            return TreasureMove("slide", action)
+        if action < POKER_BASE:
+            a, b = PAIRS[action - NAME_BASE]
+            return TreasureMove("name", a, b)
+        if action < self.give_base:
+            o, t = divmod(action - POKER_BASE, N_TREASURES)
+            return TreasureMove("poker", o, t)
+        c, p = divmod(action - self.give_base, self.players)
+        return TreasureMove("give", c, p)
+
+    def describe(self, action: int) -> str:
+        kind, a, b = self._move(action)
+        if kind == "slide":
+            return f"slide box spot {'abcdefgh'[a % 8]}{a // 8 + 1}"
+        if kind == "name":
+            return f"name {TREASURES[a].name} and {TREASURES[b].name}"
+        if kind == "poker":
+            return f"challenge seat {a} on {TREASURES[b].name}"
+        return f"give {TREASURES[a >> 2].name}/{(a & 3) + 1} to seat {b}"
+
+
+class TreasureObservations(ObservationCodec):
+    """The view as a vector (layout in the module docstring)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        n = players
+        size = (
+            SPOTS * 15
+            + 12 * N_TREASURES
+            + len(PHASE_NAMES)
+            + N_CARD_TYPES
+            + 3 * n
+            + 2 * N_TREASURES
+            + N_CARD_TYPES
+            + n
+            + 3
+            + 3
+            + N_CARD_TYPES
+            + n * N_CARD_TYPES
+            + n
+        )
+        self.shape = (size,)
+
+    def encode(self, view: View) -> FloatArray:
+        n = self.players
+        me = view["viewer"] or 0
+        order = [(me + k) % n for k in range(n)]
+        out = OneHot(self.shape[0])
+        ply = view["ply"]
+        revealed = {r["index"]: r for r in view["revealed"]}
+        gap = view["visible"]["index"]
+        for s in range(SPOTS):
+            r = revealed.get(s)
+            if r is None:
+                out.one_hot(None, 13)
+                out.flag(s == gap)
+                out.flag(True)  # never revealed: as long ago as can be
+            else:
+                out.one_hot(TOKEN_BY_NAME[r["token"]], 13)
+                out.flag(s == gap)
+                out.scalar(ply - r["ply"], _RECENCY)
+        for field in view["fields"]:
+            treasure = field["treasure"]
+            out.one_hot(None if treasure is None else _TREASURE_INDEX[treasure], N_TREASURES)
+        out.one_hot(PHASE_NAMES.index(view["phase"]), len(PHASE_NAMES))
+        search = view["search"]
+        out.one_hot(None if search is None else CARD_BY_NAME[search["card"]], N_CARD_TYPES)
+        owner = None if search is None else search["owner"]
+        for seat in order:
+            out.flag(seat == owner)
+        for seat in order:
+            out.flag(seat == view["current_player"])
+        for seat in order:
+            out.flag(bool(view["eliminated"][seat]))
+        event = view["event"] or {}
+        named = set(event.get("named", ()))
+        if "treasure" in event:
+            named.add(event["treasure"])
+        if search is not None and "treasure" in search:
+            named.add(search["treasure"])
+        out.flags({_TREASURE_INDEX[t] for t in named}, N_TREASURES)
+        out.flags({_TREASURE_INDEX[t] for t in event.get("revealed", ())}, N_TREASURES)
+        out.flags({CARD_BY_NAME[c] for c in event.get("may_give", ())}, N_CARD_TYPES)
+        involved: set[int] = set(event.get("givers", ())) | set(event.get("to", ()) or ())
+        for key in ("neighbour", "opponent", "challenger"):
+            if isinstance(event.get(key), int):
+                involved.add(event[key])
+        for seat in order:
+            out.flag(seat in involved)
+        out.one_hot(int(view["deck"]) - 1, 3)
+        for d, left in enumerate(view["decks_left"]):
+            out.scalar(left, len(DECKS[d]))
+        out.counts([CARD_BY_NAME[name] for name in view["deck_left"]], N_CARD_TYPES, 4)
+        for seat in order:
+            out.counts([CARD_BY_NAME[name] for name in view["hands"][seat]], N_CARD_TYPES, 4)
+        for seat in order:
+            out.scalar(view["scores"][seat], TOTAL_POINTS)
+        return out.done()
+
+
+# -- picture ---------------------------------------------------------------
+
+_PYRAMID = {"R": (200, 50, 40), "Y": (230, 190, 50), "B": (50, 90, 190)}
+_SAND = (225, 200, 150)
+
+
+def raster(view: View) -> ImageArray:
+    """The box as the table sees it now: pyramids by colour, the gap with its token.
+
+    A blank token shows as ``-``; a treasure as its number (1 = sphinx .. 12 =
+    cat, the order of ``treasures.py``) on gold.
+    """
+    rows, cols = int(view["rows"]), int(view["cols"])
+    cell = 22
+    img = canvas(rows * cell + 4, cols * cell + 4, _SAND)
+    for r, line in enumerate(view["board"]):
+        for c, ch in enumerate(line):
+            top, left = 2 + r * cell, 2 + c * cell
+            if ch in _PYRAMID:
+                rect(img, top + 2, left + 2, cell - 4, cell - 4, _PYRAMID[ch])
+            else:
+                token = view["visible"]["token"]
+                if token == "blank":
+                    text(img, top + 6, left + 7, "-", (40, 30, 20), scale=2)
+                else:  # a treasure: its number 1..12 (treasures.py order) on gold
+                    rect(img, top + 2, left + 1, cell - 4, cell - 2, (240, 200, 60))
+                    text(img, top + 6, left + 2, str(TOKEN_BY_NAME[token]), (40, 30, 20))
+    return img
+
+
+def make_codec(sample: State[Any]) -> GameCodec:
+    """The codec for the player count and variant of ``sample``."""
+    limit = int(sample.variant.get("slide_limit", 0))
+    return GameCodec(
+        game_id="pyramido-treasure",
+        players=sample.players,
+        variant=dict(sample.variant),
+        actions=TreasureActions(sample.players),
+        observations=TreasureObservations(sample.players),
+        raster=raster,
+        min_score=0.0,
+        max_score=float(TOTAL_POINTS),
+        # each slide is one move; naming and giving add a few per card at most
+        max_game_length=limit + 1_000 if limit else 10_000_000,
+    )

@@ -1,0 +1,170 @@
+"""Gymnasium: a game as a single-agent ``gymnasium.Env``.
+
+``pyramids/Piramides-v0`` is the solitaire; any other game with a codec can be
+played from one seat with our agents in the other seats (``opponents``).
+
+Choices, and why:
+
+* **Actions** are the codec's ids (``Discrete(num_actions)``); which are legal
+  is in ``info["action_mask"]`` after every ``reset`` and ``step``, the
+  convention of Gymnasium's masked-action users (``sample(mask=...)``).
+* **An illegal id** (not legal now, or out of the codec's range) changes
+  nothing, returns ``illegal_reward`` (default ``-1``) and sets
+  ``info["illegal_action"]``: raising would break generic training loops, and
+  ending the episode would hide how often a policy tries illegal moves.
+* **Reward** is the change of the agent's seat's score over the step
+  (opponents' moves included), so the return of an episode is the final score.
+* **Seeding**: ``reset(seed=s)`` seeds ``np_random``, from which each episode
+  draws its deal number; ``reset(options={"deal": n})`` plays deal ``n``
+  exactly (the same deal as ``pyramids play piramides --seed n``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from pyramids.ai.base import Agent
+from pyramids.ai.registry import make_agent
+from pyramids.engine.registry import get_game
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+from pyramids.envs.encodings import make_codec
+from pyramids.envs.encodings.base import FloatArray, ImageArray
+from pyramids.envs.encodings.raster import observation_image
+from pyramids.envs.text import view_text
+
+ENV_ID = "pyramids/Piramides-v0"
+
+
+class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
+    """One seat of a game; other seats (if any) are played by ``opponents``."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game_id: str = "piramides",
+        players: int | None = None,
+        seat: int = 0,
+        opponents: str = "random",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **variant: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
+        self.game = get_game(game_id)
+        self.codec = make_codec(game_id, players, variant)
+        self.players = self.codec.players
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} in a {self.players}-player game")
+        self.seat = seat
+        self.variant = dict(variant)
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self._opponents: Agent | None = make_agent(opponents, game_id) if self.players > 1 else None
+        self.action_space = spaces.Discrete(self.codec.actions.num_actions)
+        self.observation_space = spaces.Box(
+            0.0, 1.0, shape=self.codec.observations.shape, dtype=np.float32
+        )
+        self._state: State[Any] | None = None
+        self._agent_rng = Rng(0)
+
+    # -- helpers --------------------------------------------------------------
+
+    @property
+    def state(self) -> State[Any]:
+        """The engine state of the current episode (``reset`` first)."""
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def _observe(self) -> FloatArray:
+        return self.codec.observations.encode(self.state.view(self.seat))
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        state = self.state
+        mask = (
+            self.codec.actions.mask(state)
+            if state.current_player == self.seat
+            else np.zeros(self.codec.actions.num_actions, dtype=np.bool_)
+        )
+        return {
+            "action_mask": mask.astype(np.int8),
+            "score": state.scores()[self.seat],
+            "illegal_action": illegal,
+        }
+
+    def _play_opponents(self) -> None:
+        state = self.state
+        while not state.is_over and state.current_player != self.seat:
+            assert self._opponents is not None
+            state.play(self._opponents.choose(state, self._agent_rng))
+
+    # -- the Gymnasium API -----------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        deal = options.pop("deal", None)
+        if options:
+            raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}")
+        if deal is None:
+            deal = int(self.np_random.integers(0, 2**32))
+        self._state = self.game.new(players=self.players, seed=int(deal), **self.variant)
+        self._agent_rng = Rng(int(deal) ^ 0x5EED)
+        self._play_opponents()
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[FloatArray, float, bool, bool, dict[str, Any]]:
+        state = self.state
+        if state.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        before = state.scores()[self.seat]
+        try:
+            move = self.codec.actions.decode(state, action)
+            legal = state.current_player == self.seat and move in state.legal_moves()
+        except ValueError:
+            legal = False
+        if not legal:
+            return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
+        state.play(move)
+        self._play_opponents()
+        reward = float(state.scores()[self.seat] - before)
+        return self._observe(), reward, state.is_over, False, self._info()
+
+    def render(self) -> str | ImageArray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        view = self.state.view(self.seat)
+        if self.render_mode == "ansi":
+            return view_text(self.game.id, view)
+        if self.codec.raster is not None:
+            return self.codec.raster(view)
+        return observation_image(self.codec.observations.encode(view))
+
+    def close(self) -> None:
+        self._state = None
+
+
+def register() -> None:
+    """Register ``pyramids/Piramides-v0`` with Gymnasium (idempotent)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="pyramids.envs.gym_env:PyramidsEnv",
+            kwargs={"game_id": "piramides"},
+            max_episode_steps=2000,
+        )
+
+
+register()

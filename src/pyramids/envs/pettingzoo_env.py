@@ -1,0 +1,299 @@
+"""PettingZoo: every game as a turn-based AEC environment (``pyramids.envs.<game>_v0``).
+
+Agents are named ``player_0 .. player_{n-1}`` after the seats. Choices, and why:
+
+* **Observations** are dicts ``{"observation": float32 vector, "action_mask":
+  int8 vector}``, PettingZoo's convention for board and card games. The vector
+  comes from ``view(seat)`` through the game's codec, so nothing hidden from
+  the seat can leak; the mask is all zeros for a seat that is not to move.
+* **Rewards**: ``reward="score"`` (default) gives every seat the change of
+  its score at each step; ``reward="rank"`` gives 0 until the end and then the
+  pairwise rank utility of :mod:`pyramids.envs.utility` (winning is what
+  counts in a multiplayer game).
+* **An illegal action** (masked out) gets ``illegal_reward`` (default -1) and
+  ``info["illegal_action"]``. With ``illegal_action="penalize"`` (default) it
+  changes nothing and the same seat stays to move; with ``"random"`` a
+  uniformly random legal move is played in its place, so that a sampler that
+  ignores masks (PettingZoo's ``max_cycles_test`` does) still sees the seats
+  take turns as in a real game.
+* **max_cycles**: the game is truncated for everyone once ``max_cycles``
+  steps per seat (``max_cycles * players`` steps in all) have been taken; in
+  the parallel API, after ``max_cycles`` parallel steps.
+* **Rendering**: ``ansi`` is the terminal picture of the spectator view;
+  ``rgb_array`` the codec's numpy raster of the same view (no SVG library is
+  needed; see ``docs/adapters.md``).
+* **Parallel API**: :func:`parallel_env` wraps the AEC env so that each
+  parallel step is one move: only the action of the seat to move is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from pyramids.engine.registry import get_game
+from pyramids.engine.state import State
+from pyramids.envs.encodings import make_codec
+from pyramids.envs.encodings.base import ImageArray
+from pyramids.envs.encodings.raster import observation_image
+from pyramids.envs.text import view_text
+from pyramids.envs.utility import pairwise_utility
+
+Obs = dict[str, Any]
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo agent name of a seat."""
+    return f"player_{seat}"
+
+
+class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
+    """A game of Pyramids as a PettingZoo AEC environment."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's convention)
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "pyramids_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        max_cycles: int = 100_000,
+        reward: str = "score",
+        illegal_reward: float = -1.0,
+        illegal_action: str = "penalize",
+        render_mode: str | None = None,
+        **variant: Any,
+    ) -> None:
+        super().__init__()
+        if illegal_action not in ("penalize", "random"):
+            raise ValueError(
+                f"illegal_action must be 'penalize' or 'random', not {illegal_action!r}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
+        if reward not in ("score", "rank"):
+            raise ValueError(f"reward must be 'score' or 'rank', not {reward!r}")
+        if reward == "rank" and (players or get_game(game_id).min_players) < 2:
+            raise ValueError("reward='rank' needs at least two players; use 'score'")
+        if max_cycles < 1:
+            raise ValueError("max_cycles must be at least 1")
+        self.game = get_game(game_id)
+        self.codec = make_codec(game_id, players, variant)
+        self.variant = dict(variant)
+        self.max_cycles = max_cycles
+        self.illegal_action = illegal_action
+        self.reward_kind = reward
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"{game_id.replace('-', '_')}_v0"}
+        self.possible_agents = [agent_name(s) for s in range(self.codec.players)]
+        #: steps after which the game is truncated (the parallel API counts differently)
+        self.step_limit = max_cycles * len(self.possible_agents)
+        n = self.codec.actions.num_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    0.0, 1.0, shape=self.codec.observations.shape, dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self._np_random, _ = seeding.np_random(None)
+        self._state: State[Any] | None = None
+        self._steps = 0
+
+    # -- spaces -----------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> State[Any]:
+        """The engine state of the current game (``reset`` first)."""
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def observe(self, agent: str) -> Obs:
+        state = self.game_state
+        seat = self._seat[agent]
+        if state.current_player == seat:
+            mask = self.codec.actions.mask(state).astype(np.int8)
+        else:
+            mask = np.zeros(self.codec.actions.num_actions, dtype=np.int8)
+        return {
+            "observation": self.codec.observations.encode(state.view(seat)),
+            "action_mask": mask,
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        deal = (options or {}).get("deal")
+        if deal is None:
+            deal = int(self._np_random.integers(0, 2**32))
+        self._state = self.game.new(players=self.codec.players, seed=int(deal), **self.variant)
+        self._steps = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        player = self.game_state.current_player
+        if player is not None:
+            self.agent_selection = self.possible_agents[player]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._steps += 1
+        try:
+            move = self.codec.actions.decode(state, action)
+            legal = move in state.legal_moves()
+        except ValueError:
+            legal = False
+        for a in self.agents:
+            self.infos[a] = {"illegal_action": False}
+        if not legal and self.illegal_action == "random":
+            moves = state.legal_moves()
+            move = moves[int(self._np_random.integers(len(moves)))]
+        if legal or self.illegal_action == "random":
+            before = state.scores()
+            state.play(move)
+            if self.reward_kind == "score":
+                after = state.scores()
+                for s, a in enumerate(self.possible_agents):
+                    self.rewards[a] = float(after[s] - before[s])
+            if state.is_over:
+                if self.reward_kind == "rank":
+                    for a, u in zip(
+                        self.possible_agents, pairwise_utility(state.ranking()), strict=True
+                    ):
+                        self.rewards[a] = u
+                self.terminations = dict.fromkeys(self.agents, True)
+        if not legal:
+            self.rewards[agent] += self.illegal_reward
+            self.infos[agent] = {"illegal_action": True}
+        if self._steps >= self.step_limit and not state.is_over:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | ImageArray | None:
+        if self.render_mode is None:
+            return None
+        view = self.game_state.view(None)
+        if self.render_mode == "ansi":
+            return view_text(self.game.id, view)
+        if self.codec.raster is not None:
+            return self.codec.raster(view)
+        return observation_image(self.codec.observations.encode(view))
+
+    def close(self) -> None:
+        self._state = None
+
+
+class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """The parallel API over a turn-based game: one move per parallel step.
+
+    Every live agent may send an action; only the one of the seat to move is
+    played (the others are ignored, since it is not their turn), which keeps
+    the parallel and AEC views of a game step for step the same.
+    """
+
+    def __init__(self, aec: PyramidsAECEnv) -> None:
+        self.aec = aec
+        aec.step_limit = aec.max_cycles
+        self.metadata = {**aec.metadata, "is_parallelizable": True}
+        self.possible_agents = list(aec.possible_agents)
+        self.render_mode = aec.render_mode
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.aec.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.aec.agents)
+        return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, Obs],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        mover = self.aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move but sent no action")
+        self.aec.step(actions[mover])
+        agents = list(self.agents)
+        observations = {a: self.aec.observe(a) for a in agents}
+        rewards = {a: float(self.aec.rewards[a]) for a in agents}
+        terminations = {a: bool(self.aec.terminations[a]) for a in agents}
+        truncations = {a: bool(self.aec.truncations[a]) for a in agents}
+        infos = {a: dict(self.aec.infos[a]) for a in agents}
+        self.agents = [a for a in agents if not (terminations[a] or truncations[a])]
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | ImageArray | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def make_env_functions(
+    game_id: str,
+) -> tuple[Callable[..., Any], Callable[..., PyramidsAECEnv], Callable[..., TurnParallelEnv]]:
+    """``env``, ``raw_env`` and ``parallel_env`` for a per-game module (``piramides_v0``)."""
+
+    def raw_env(**kwargs: Any) -> PyramidsAECEnv:
+        """The bare AEC environment (keyword arguments as :class:`PyramidsAECEnv`)."""
+        return PyramidsAECEnv(game_id, **kwargs)
+
+    def env(**kwargs: Any) -> Any:
+        """The AEC environment with PettingZoo's order-enforcing wrapper."""
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+    def parallel_env(**kwargs: Any) -> TurnParallelEnv:
+        """The parallel API: one move per step (see :class:`TurnParallelEnv`)."""
+        return TurnParallelEnv(raw_env(**kwargs))
+
+    return env, raw_env, parallel_env
