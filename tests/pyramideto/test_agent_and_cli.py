@@ -92,7 +92,7 @@ def test_render_and_summary_after_a_win() -> None:
     shown = text_of(hooks.render(state.view(None)))
     assert "Watermelon" in shown and "wins" in shown
     table = text_of(hooks.summary(state.view(None)))
-    assert "Player 1 wins with 4 goals" in table
+    assert "Player 1 wins with a 4th frame colour (4 goals displayed)" in table
     assert hooks.stats(state.view(None))["drawn"] == 0.0
 
 
@@ -107,7 +107,7 @@ def test_terminal_play_reports_the_rule_of_an_illegal_move() -> None:
     assert "pieces go only on the top piece of a stack" in out
     assert "cannot go onto itself" in out
     assert "is not a move" in out
-    assert "Bot 1 plays" in out and "Bot 2 plays" in out
+    assert "Bot 1: " in out and "Bot 2: " in out
 
 
 def test_greedy_bots_reach_goals_and_beat_random_play() -> None:

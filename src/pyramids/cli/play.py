@@ -6,6 +6,7 @@ registered game gets undo, move lists, saving and clear errors for free.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,8 +89,11 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
         if agent is not None:
             move = agent.choose(state, session.rng)
             text = state.move_to_str(move)
+            # Told as the table sees it: a bot's secret (an exchanged card) stays secret.
+            if session.describe is not None:
+                text = session.describe(state.view(None), text)
             state.play(move)
-            con.print(f"[cyan]{session.seats[seat].name}[/] plays [bold]{text}[/]")
+            con.print(f"[cyan]{session.seats[seat].name}[/]: [bold]{escape(text)}[/]")
             continue
         if len(session.humans) > 1 and shown_for != seat:
             # Hot-seat: hide the previous player's hand until the next one is ready.
@@ -170,7 +174,7 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
         if session.save_to is not None:
             save_record(state, session.save_to)
             con.print(f"Record saved to {session.save_to}")
-        elif session.humans:
+        elif session.humans and sys.stdin.isatty():
             try:
                 answer = read("Save the record? File name (Enter to skip): ").strip()
             except EOFError:

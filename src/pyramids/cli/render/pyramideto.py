@@ -158,9 +158,24 @@ def remembered_lines(view: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _win_reason(cards: list[dict[str, Any]]) -> str:
+    """Which of the three winning conditions the winner's displayed cards meet."""
+    frames = [c["frame"] for c in cards]
+    if len(cards) >= 5:
+        return "a 5th goal"
+    for frame in dict.fromkeys(frames):
+        if frames.count(frame) >= 3:
+            return f"a 3rd {frame} card"
+    return "a 4th frame colour"
+
+
 def _ending(view: dict[str, Any]) -> str:
     if view["winner"] is not None:
-        return f"{view['names'][view['winner']]} wins with {view['scores'][view['winner']]} goals."
+        w = view["winner"]
+        return (
+            f"{view['names'][w]} wins with {_win_reason(view['displayed'][w])} "
+            f"({view['scores'][w]} goals displayed)."
+        )
     if view["end"] == "turn-limit":
         return f"Drawn: the turn limit of {view['turn_limit']} moves was reached."
     return "Drawn: the deck is empty and no player holds a card."
@@ -176,6 +191,21 @@ def summary(view: dict[str, Any]) -> Table:
         frames = sorted({c["frame"] for c in view["displayed"][seat]})
         table.add_row(name, str(view["scores"][seat]), ", ".join(frames), str(ranking[seat]))
     return table
+
+
+def describe(view: dict[str, Any], move_text: str) -> str:
+    """A move as ``view``'s seat may read it: an exchange names its card only to its owner.
+
+    The exchanged card goes face down under the deck, so another seat learns that
+    a card was exchanged, not which one.
+    """
+    word, _, card = move_text.partition(" ")
+    if word != "x":
+        return move_text
+    hand = view.get("hand") or []
+    if any(c["id"] == card for c in hand):
+        return move_text
+    return "exchanges a goal card"
 
 
 def stats(view: dict[str, Any]) -> dict[str, float]:

@@ -190,6 +190,16 @@ def summary(view: dict[str, Any]) -> Table:
     return table
 
 
+def describe(view: dict[str, Any], move_text: str) -> str:
+    """A move as the player types it: a turned slide without its box name (``b7=G5`` -> ``b7``).
+
+    Records keep the box name so they replay whatever the turn; at the table the
+    player only needs the name of the spot as the board is seen now.
+    """
+    seen, eq, _box = move_text.partition("=")
+    return seen if eq and " " not in move_text else move_text
+
+
 def stats(view: dict[str, Any]) -> dict[str, float]:
     """Figures for ``pyramids simulate``: slides, cards taken, players eliminated."""
     return {

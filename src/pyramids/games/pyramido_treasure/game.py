@@ -95,9 +95,6 @@ GIVE_PHASES = frozenset({GIFT_GIVE, DANGER_GIVE, MIRAGE_GIVE})
 COLOR_CHARS = ".RYB"  # 0 = no pyramid; red, yellow, blue are decoration
 COLOR_NAMES = (None, "red", "yellow", "blue")
 
-DECK_SIZES = tuple(len(d) for d in DECKS)
-SORTED_DECKS = tuple(tuple(sorted(d)) for d in DECKS)
-
 
 class TreasureMove(NamedTuple):
     """A decision of the player to move.
@@ -232,10 +229,7 @@ class TreasureState(State[TreasureMove]):
                 raise IllegalMove("not-sliding", f"no sliding now: {self._waiting_for()}")
             s = move.a
             if not (isinstance(s, int) and 0 <= s < SPOTS and NEIGHBOUR_MASK[self._empty] >> s & 1):
-                raise IllegalMove(
-                    "not-adjacent",
-                    "only a pyramid orthogonally next to the empty spot can slide into it",
-                )
+                raise IllegalMove("not-adjacent", self._not_adjacent(s))
             return
         if kind == "name":
             if phase != DANGER_NAME:
@@ -285,6 +279,20 @@ class TreasureState(State[TreasureMove]):
                 )
             return
         raise IllegalMove("not-a-move", f"{move!r} is not a treasure-hunt move")
+
+    def _not_adjacent(self, s: object) -> str:
+        """Why a slide from ``s`` is refused, in the spot names the players see now."""
+        names = VIEW_NAME[self._rot]
+        gap = names[self._empty]
+        nearby = sorted(names[n] for n in NEIGHBOURS[self._empty])
+        choice = ", ".join(nearby[:-1]) + " or " + nearby[-1]
+        if s == self._empty:
+            return f"{gap} is the gap itself: slide a pyramid into it from {choice}"
+        where = names[s] if isinstance(s, int) and 0 <= s < SPOTS else repr(s)
+        return (
+            f"{where} is not next to the gap at {gap}: only a pyramid orthogonally next "
+            f"to the gap can slide into it (from {choice})"
+        )
 
     def _waiting_for(self) -> str:
         return {
@@ -823,7 +831,9 @@ class TreasureState(State[TreasureMove]):
                 "deck": self._deck_no + 1,
                 "deck_left": sorted(left),
                 "decks_left": [
-                    len(left) if d == self._deck_no else (DECK_SIZES[d] if d > self._deck_no else 0)
+                    len(left)
+                    if d == self._deck_no
+                    else (len(self._decks[d]) if d > self._deck_no else 0)
                     for d in range(3)
                 ],
                 "hands": [[CARD_NAMES[x] for x in h] for h in self._hands],
@@ -848,6 +858,7 @@ class TreasureState(State[TreasureMove]):
         shuffled among their own positions, since every deck's contents are
         public and only the order is hidden.
         """
+        self._check_viewer(player)
         other = self.copy()
         other._rng = rng.fork()
         known = self._known
@@ -914,6 +925,14 @@ class TreasureGame(Game[TreasureMove]):
             "spot inside a field); only the spot within the field is random.",
         ),
         Option(
+            "game_over_card",
+            True,
+            bool,
+            "Shuffle the game-over card into deck 3 (the rulebook's game). Off: the card is "
+            "taken out, as the rulebook allows when younger players take part, and the game "
+            "ends when deck 3 runs out.",
+        ),
+        Option(
             "slide_limit",
             0,
             int,
@@ -949,7 +968,7 @@ class TreasureGame(Game[TreasureMove]):
         rng.shuffle(colours)
         colours.insert(empty, 0)
         decks = []
-        for deck in DECKS:
+        for deck in _decks_of(variant):
             cards = list(deck)
             rng.shuffle(cards)
             decks.append([CARD_NAMES[x] for x in cards])
@@ -974,7 +993,7 @@ class TreasureGame(Game[TreasureMove]):
             raise RecordError(
                 "setup.pyramids", f"the empty spot {INTERNAL_NAMES[empty]} must be on a blank token"
             )
-        decks = _read_decks(setup.get("decks"))
+        decks = _read_decks(setup.get("decks"), _decks_of(variant))
         first = setup.get("first_player")
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
             raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
@@ -1050,6 +1069,9 @@ class TreasureGame(Game[TreasureMove]):
                 to = _seat_word(rest[0], state.players, text)
             else:
                 _, seats = state._give_options()
+                if not seats:
+                    # not a typo but the wrong moment: let the rules say why
+                    return TreasureMove("give", card, -1)
                 if len(seats) != 1:
                     raise NotationError("say who receives the card: give mummy/2 to p2", text)
                 to = seats[0]
@@ -1144,7 +1166,14 @@ def _read_pyramids(rows: Any) -> tuple[int, int]:
     return colours, empties[0]
 
 
-def _read_decks(decks: Any) -> tuple[tuple[int, ...], ...]:
+def _decks_of(variant: Mapping[str, VariantValue]) -> tuple[tuple[int, ...], ...]:
+    """The three decks this variant plays with (deck 3 without the game-over card if off)."""
+    if variant.get("game_over_card", True):
+        return DECKS
+    return (*DECKS[:2], tuple(c for c in DECKS[2] if c != GAME_OVER))
+
+
+def _read_decks(decks: Any, expected: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     if not isinstance(decks, list) or len(decks) != 3:
         raise RecordError("setup.decks", "must be the three decks, each a list of card names")
     out = []
@@ -1157,8 +1186,11 @@ def _read_decks(decks: Any) -> tuple[tuple[int, ...], ...]:
             if card is None:
                 raise RecordError(f"setup.decks[{d}][{i}]", f"{name!r} is not a card name")
             cards.append(card)
-        if tuple(sorted(cards)) != SORTED_DECKS[d]:
-            raise RecordError(f"setup.decks[{d}]", f"must hold exactly the cards of deck {d + 1}")
+        if sorted(cards) != sorted(expected[d]):
+            extra = "" if d < 2 else " (with the game-over card only if variant game_over_card)"
+            raise RecordError(
+                f"setup.decks[{d}]", f"must hold exactly the cards of deck {d + 1}{extra}"
+            )
         out.append(tuple(cards))
     return tuple(out)
 
