@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.engine.errors import VariantError
+from pyramids.engine.errors import RecordError, VariantError
 
 VariantValue = int | bool | str
 
@@ -98,3 +98,31 @@ def resolve_variant(
         names = ", ".join(sorted(known)) or "none"
         raise VariantError(f"{game_id} has no option {unknown[0]!r} (its options: {names})")
     return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in options}
+
+
+def draw_first_player(variant: Mapping[str, Any], players: int, rng: Any) -> int:
+    """The seat that starts, for a game's setup: the option's seat, or one drawn from ``rng``.
+
+    Drawn inside ``make_setup`` so that ``first_player="random"`` is part of what
+    the seed means and the setup records the outcome.
+    """
+    first = variant["first_player"]
+    if first == "random":
+        seat: int = rng.below(players)
+        return seat
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        raise VariantError(f"first_player must be a seat from 0 to {players - 1}, not {first!r}")
+    return first
+
+
+def check_first_player(setup: Mapping[str, Any], players: int, variant: Mapping[str, Any]) -> int:
+    """Read ``setup["first_player"]`` back, checked against the player count and the option."""
+    first = setup.get("first_player")
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
+        raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
+    option = variant["first_player"]
+    if option != "random" and option != first:
+        raise RecordError(
+            "setup.first_player", f"is {first} but the variant says seat {option} starts"
+        )
+    return first

@@ -18,10 +18,16 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pyramids.engine.errors import IllegalMove, RecordError, VariantError
+from pyramids.engine.errors import IllegalMove, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
-from pyramids.engine.variant import Option, VariantValue, first_player_option
+from pyramids.engine.variant import (
+    Option,
+    VariantValue,
+    check_first_player,
+    draw_first_player,
+    first_player_option,
+)
 from pyramids.games.pyramideto.goals import FRAMES, GOAL_BY_ID, GOAL_COUNT, GOALS
 from pyramids.games.pyramideto.hidden import deal_unseen, hand_place
 from pyramids.games.pyramideto.moves import (
@@ -540,11 +546,7 @@ class PyramidetoGame(Game[PyramidetoMove]):
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:
         """Seat to start, then a shuffled deck; each hand is dealt from its top."""
-        first = variant["first_player"]
-        if first == "random":
-            first = rng.below(players)
-        elif not isinstance(first, int) or first >= players:
-            raise VariantError(f"first_player must be a seat below {players}, not {first!r}")
+        first = draw_first_player(variant, players, rng)
         deck = list(range(GOAL_COUNT))
         rng.shuffle(deck)
         h = int(variant["hand_size"])
@@ -560,14 +562,7 @@ class PyramidetoGame(Game[PyramidetoMove]):
     ) -> PyramidetoState:
         if not isinstance(setup, Mapping):
             raise RecordError("setup", "must be an object")
-        first = setup.get("first_player")
-        if type(first) is not int or not 0 <= first < players:
-            raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
-        if variant["first_player"] != "random" and variant["first_player"] != first:
-            raise RecordError(
-                "setup.first_player",
-                f"is {first} but the variant says seat {variant['first_player']} starts",
-            )
+        first = check_first_player(setup, players, variant)
         h = int(variant["hand_size"])
         hands_in = setup.get("hands")
         if not isinstance(hands_in, list) or len(hands_in) != players:

@@ -17,10 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from pyramids.engine.errors import IllegalMove, RecordError, VariantError
+from pyramids.engine.errors import IllegalMove, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
-from pyramids.engine.variant import VariantValue, first_player_option
+from pyramids.engine.variant import (
+    VariantValue,
+    check_first_player,
+    draw_first_player,
+    first_player_option,
+)
 from pyramids.games.pyramido import notation
 from pyramids.games.pyramido.dominoes import (
     COLOURS,
@@ -844,11 +849,7 @@ class PyramidoGame(Game[PyramidoMove]):
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:
         """Shuffle the 90 dominoes: 3 to the quarry, then stacks of 22, 22, 22, 21 (bottom up)."""
-        first = variant["first_player"]
-        if first == "random":
-            first = rng.below(players)
-        elif not isinstance(first, int) or first >= players:
-            raise VariantError(f"first_player must be a seat from 0 to {players - 1}")
+        first = draw_first_player(variant, players, rng)
         order = list(range(N_DOMINOES))
         rng.shuffle(order)
         stacks = []
@@ -867,13 +868,7 @@ class PyramidoGame(Game[PyramidoMove]):
     ) -> PyramidoState:
         if not isinstance(setup, Mapping):
             raise RecordError("setup", "must be an object")
-        first = setup.get("first_player")
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-            raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
-        if variant["first_player"] != "random" and variant["first_player"] != first:
-            raise RecordError(
-                "setup.first_player", "differs from the variant's first_player option"
-            )
+        first = check_first_player(setup, players, variant)
         quarry = _ids(setup.get("quarry"), "setup.quarry")
         if len(quarry) != QUARRY_SLOTS:
             raise RecordError("setup.quarry", "must hold 3 dominoes")

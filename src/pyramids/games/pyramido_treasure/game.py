@@ -24,10 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from pyramids.engine.errors import IllegalMove, NotationError, RecordError, VariantError
+from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
-from pyramids.engine.variant import Option, VariantValue, first_player_option
+from pyramids.engine.variant import (
+    Option,
+    VariantValue,
+    check_first_player,
+    draw_first_player,
+    first_player_option,
+)
 from pyramids.games.pyramido_treasure.board import (
     COLS,
     FIELD_SPOTS,
@@ -948,13 +954,7 @@ class TreasureGame(Game[TreasureMove]):
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:
         """Token layout, pyramid colours, the three shuffled decks and the first player."""
-        fp = variant["first_player"]
-        if fp == "random":
-            first = rng.below(players)
-        else:
-            first = int(fp)
-            if first >= players:
-                raise VariantError(f"first_player must be a seat below {players}, not {first}")
+        first = draw_first_player(variant, players, rng)
         treasure_of_field = list(range(N_TREASURES))
         if variant["shuffle_fields"]:
             rng.shuffle(treasure_of_field)
@@ -994,12 +994,7 @@ class TreasureGame(Game[TreasureMove]):
                 "setup.pyramids", f"the empty spot {INTERNAL_NAMES[empty]} must be on a blank token"
             )
         decks = _read_decks(setup.get("decks"), _decks_of(variant))
-        first = setup.get("first_player")
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-            raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
-        fp = variant["first_player"]
-        if fp != "random" and fp != first:
-            raise RecordError("setup.first_player", f"must be {fp}, as the variant says")
+        first = check_first_player(setup, players, variant)
         state = TreasureState.__new__(TreasureState)
         state._init_base(setup, players, variant)
         state._tokens = tokens
