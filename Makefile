@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/pyramids play piramides
+	$(BIN)/pyramids serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

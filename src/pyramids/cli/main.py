@@ -33,7 +33,7 @@ console = Console()
 
 
 def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]Error:[/] {message}")
+    console.print(f"[red]Error:[/] {message}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -101,6 +101,9 @@ def play_cmd(
         list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
     ] = None,
     save: Annotated[Path | None, typer.Option(help="save the record here at the end")] = None,
+    solvable: Annotated[
+        bool, typer.Option("--solvable", help="piramides: deal only winnable deals")
+    ] = False,
 ) -> None:
     """Play a game in the terminal (type `help` during the game)."""
     try:
@@ -119,6 +122,13 @@ def play_cmd(
     hooks = game_hooks(game)
     try:
         state = g.new(players=n, seed=chosen, **variant)
+        if solvable:
+            if game != "piramides":
+                raise _fail("--solvable is for piramides only")
+            from pyramids.solver.solvable import solvable_game
+
+            state, numbers = solvable_game(chosen, state.variant)
+            console.print(f"Winnable deals: {', '.join(map(str, numbers))}")
         seats = [Seat(f"Player {i + 1}") for i in range(n - bots)]
         seats += [Seat(f"Bot {i + 1}", make_agent(agent, game)) for i in range(bots)]
     except (PyramidsError, ValueError) as e:
@@ -131,6 +141,7 @@ def play_cmd(
         console=console,
         render=hooks.render,
         summary=hooks.summary,
+        describe=hooks.describe,
         rng=Rng(chosen ^ 0x5EED),
         extra_commands=dict(hooks.commands),
         save_to=save,
@@ -280,7 +291,9 @@ def simulate_cmd(
 
 #: Commands defined in modules of their own; each module has ``register(app)``.
 #: Add one line per module (e.g. "pyramids.cli.cmd_serve").
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "pyramids.cli.cmd_serve",
+]
 
 for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)

@@ -1,0 +1,351 @@
+"""The FastAPI application: REST for the lobby, one WebSocket per game connection, the web app.
+
+Routes (details, messages and error codes in ``docs/server.md``):
+
+* ``GET /api/games`` - the games, their options and the bots that play them;
+* ``POST /api/rooms`` - create a game; answers each human seat's secret link;
+* ``GET /api/rooms/{room}`` - public summary; ``GET .../state`` - a seat's snapshot;
+* ``POST /api/rooms/{room}/moves`` and ``.../undo`` - the same as the WebSocket messages;
+* ``GET /api/rooms/{room}/replay`` and ``.../record`` - once the game is over;
+* ``WS /ws/rooms/{room}?token=...&since=N`` - live events for a seat or a spectator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from pyramids import __version__
+from pyramids.engine.errors import UnknownGame
+from pyramids.engine.registry import all_games, get_game
+from pyramids.server.bots import bot_choices
+from pyramids.server.hints import hint_available, hint_for
+from pyramids.server.protocol import ProtocolError, error_message, parse_client_message
+from pyramids.server.rooms import Connection, Room, RoomManager, dumps
+from pyramids.server.storage import Store
+
+log = logging.getLogger("pyramids.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+DOCS_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+DEFAULT_DATABASE_URL = "sqlite:///pyramids.db"
+
+
+def _error_response(err: ProtocolError, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": err.to_dict(), **extra}, status_code=err.status)
+
+
+async def _read_json(request: Request) -> Any:
+    body = await request.body()
+    try:
+        return json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ProtocolError("bad-json", f"the request body is not valid JSON ({e})") from None
+
+
+def _game_info(game_id: str) -> dict[str, Any]:
+    g = get_game(game_id)
+    return {
+        "id": g.id,
+        "title": g.title,
+        "summary": g.summary,
+        "min_players": g.min_players,
+        "max_players": g.max_players,
+        "options": [
+            {
+                "name": o.name,
+                "default": o.default,
+                "kind": o.kind.__name__,
+                "doc": o.doc,
+                "minimum": o.minimum,
+                "maximum": o.maximum,
+                "choices": list(o.choices),
+                "also": list(o.also),
+            }
+            for o in g.options
+        ],
+        "bots": bot_choices(g.id),
+        "undo": g.max_players == 1,
+        "hint": hint_available(g.id),
+    }
+
+
+def create_app(
+    database_url: str = DEFAULT_DATABASE_URL,
+    bot_delay: float = 0.4,
+) -> FastAPI:
+    """The server application on ``database_url``; bots wait ``bot_delay`` s before moving.
+
+    Why the delay: a person playing against bots should see each bot move land;
+    tests and benchmarks set it to 0.
+    """
+    holder: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = Store(database_url)
+        manager = RoomManager(store, bot_delay=bot_delay)
+        holder["store"] = store
+        holder["manager"] = manager
+        resumed = await manager.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished games", resumed)
+        try:
+            yield
+        finally:
+            await manager.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(
+        title="Pyramids game server",
+        version=__version__,
+        description="Lobby, games and live play for the four Pyramids games. "
+        "See docs/server.md for the WebSocket protocol.",
+        lifespan=lifespan,
+    )
+
+    def manager() -> RoomManager:
+        m: RoomManager = holder["manager"]
+        return m
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error_response(exc)
+
+    # -- REST -------------------------------------------------------------------------
+
+    @app.get("/api/games", summary="The games, their options and the bots that can fill a seat")
+    async def list_games() -> list[dict[str, Any]]:
+        return [_game_info(g.id) for g in all_games()]
+
+    @app.get("/api/games/{game_id}/rules", summary="The rules page of a game (Markdown)")
+    async def rules(game_id: str) -> dict[str, Any]:
+        try:
+            info = _game_info(game_id)
+        except UnknownGame as e:
+            raise ProtocolError("unknown-game", str(e)) from None
+        path = DOCS_DIR / f"{game_id}.md"
+        text = path.read_text(encoding="utf-8") if path.is_file() else None
+        return {"game": info, "markdown": text}
+
+    @app.post("/api/rooms", summary="Create a game: seats, bots, variant options; answers links")
+    async def create_room(request: Request) -> JSONResponse:
+        spec = await _read_json(request)
+        return JSONResponse(await manager().create(spec), status_code=201)
+
+    @app.get("/api/rooms/{room_id}", summary="Public summary of a game")
+    async def room_summary(room_id: str) -> dict[str, Any]:
+        return (await manager().get(room_id)).summary()
+
+    @app.get("/api/rooms/{room_id}/state", summary="A seat's snapshot (spectator without token)")
+    async def room_state(room_id: str, token: str | None = None) -> dict[str, Any]:
+        room = await manager().get(room_id)
+        return room.snapshot(room.seat_for_token(token))
+
+    @app.post("/api/rooms/{room_id}/moves", summary="Play a move: {token, move, version}")
+    async def post_move(room_id: str, request: Request) -> JSONResponse:
+        room = await manager().get(room_id)
+        body = await _read_json(request)
+        msg = _checked_body(body, ("token", "move", "version"))
+        seat = room.seat_for_token(msg["token"])
+        try:
+            version = await manager().submit_move(room, seat, msg["move"], msg["version"])
+        except ProtocolError as e:
+            return _error_response(e, snapshot=room.snapshot(seat))
+        return JSONResponse({"version": version, **room.snapshot(seat)})
+
+    @app.post("/api/rooms/{room_id}/undo", summary="Take back the last move (solitaire only)")
+    async def post_undo(room_id: str, request: Request) -> JSONResponse:
+        room = await manager().get(room_id)
+        body = await _read_json(request)
+        msg = _checked_body(body, ("token", "version"))
+        seat = room.seat_for_token(msg["token"])
+        try:
+            await manager().undo(room, seat, msg["version"])
+        except ProtocolError as e:
+            return _error_response(e, snapshot=room.snapshot(seat))
+        return JSONResponse(room.snapshot(seat))
+
+    @app.get("/api/rooms/{room_id}/hint", summary="A suggested move (games with a solver)")
+    async def hint(room_id: str, token: str | None = None) -> dict[str, Any]:
+        room = await manager().get(room_id)
+        seat = room.seat_for_token(token)
+        if seat is None:
+            raise ProtocolError("spectator", "spectators get no hints")
+        if not hint_available(room.game.id):
+            raise ProtocolError("no-hint", f"there is no hint for {room.game.title}")
+        if room.state.is_over or room.state.current_player != seat:
+            raise ProtocolError("not-your-turn", "a hint is for the seat to move")
+        state = room.state.copy()
+        try:
+            found = await asyncio.to_thread(hint_for, state, room.version)
+        except (ValueError, TypeError) as e:
+            raise ProtocolError("no-hint", f"the solver found no hint: {e}") from None
+        if found is None:
+            raise ProtocolError("no-hint", "the solver found no hint for this position")
+        return {"version": room.version, **found}
+
+    @app.get("/api/rooms/{room_id}/replay", summary="A finished game, position by position")
+    async def replay(room_id: str, seat: int | None = None, ply: int | None = None) -> Any:
+        room = await manager().get(room_id)
+        _need_over(room)
+        if seat is not None and not 0 <= seat < room.players:
+            raise ProtocolError("bad-request", f"there is no seat {seat}")
+        states = await asyncio.to_thread(room.replay_states)
+        if ply is None:
+            ply = len(states) - 1
+        if not 0 <= ply < len(states):
+            raise ProtocolError("bad-request", f"ply must be from 0 to {len(states) - 1}")
+        return {
+            "room": room.id,
+            "game": room.game.id,
+            "title": room.game.title,
+            "seat": seat,
+            "seats": [s.to_dict() for s in room.public_seats()],
+            "moves": list(room.moves),
+            "ply": ply,
+            "view": states[ply].view(seat),
+            "seed": room.seed,
+        }
+
+    @app.get("/api/rooms/{room_id}/record", summary="The game record (finished games only)")
+    async def record(room_id: str) -> dict[str, Any]:
+        room = await manager().get(room_id)
+        _need_over(room)
+        state = room.state
+        result: dict[str, Any] = await asyncio.to_thread(state.record)
+        return result
+
+    # -- WebSocket --------------------------------------------------------------------
+
+    @app.websocket("/ws/rooms/{room_id}")
+    async def ws_room(websocket: WebSocket, room_id: str) -> None:
+        await websocket.accept()
+        token = websocket.query_params.get("token")
+        since_text = websocket.query_params.get("since")
+        try:
+            room = await manager().get(room_id)
+            seat = room.seat_for_token(token)
+            since = int(since_text) if since_text not in (None, "") else None
+        except ProtocolError as e:
+            await websocket.send_text(dumps(error_message(e)))
+            await websocket.close(code=4000 + e.status)
+            return
+        except ValueError:
+            err = ProtocolError("bad-request", "'since' must be a version number")
+            await websocket.send_text(dumps(error_message(err)))
+            await websocket.close(code=4400)
+            return
+        conn = Connection(seat)
+        # No await between subscribing and queueing the catch-up: no event can slip between.
+        room.conns.add(conn)
+        _catch_up(room, conn, since)
+        sender = asyncio.create_task(_send_loop(websocket, conn))
+        try:
+            while not conn.closed:
+                raw = await websocket.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None and raw.get("bytes") is not None:
+                    text = raw["bytes"].decode("utf-8", errors="replace")
+                await _handle(room, conn, text or "")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.conns.discard(conn)
+            conn.close()
+            await sender
+            manager().maybe_evict(room)
+
+    async def _handle(room: Room, conn: Connection, text: str) -> None:
+        reply_to = None
+        try:
+            msg = parse_client_message(text)
+            reply_to = msg.get("id")
+            kind = msg["type"]
+            if kind == "ping":
+                conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
+            elif kind == "sync":
+                _catch_up(room, conn, msg["version"])
+            elif kind == "move":
+                await manager().submit_move(
+                    room, conn.seat, msg["move"], msg["version"], conn, reply_to
+                )
+            elif kind == "undo":
+                await manager().undo(room, conn.seat, msg["version"], conn, reply_to)
+        except ProtocolError as e:
+            extra: dict[str, Any] = {}
+            if e.code in ("stale-version", "not-your-turn", "game-over", "illegal-move"):
+                extra["snapshot"] = room.snapshot(conn.seat)
+            conn.send(error_message(e, reply_to, **extra))
+
+    # -- the web app ------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    return app
+
+
+def _checked_body(body: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ProtocolError("bad-message", "the request body must be a JSON object")
+    for key in keys:
+        if key not in body:
+            raise ProtocolError("bad-message", f"the request needs {key!r}")
+    if not isinstance(body["version"], int) or isinstance(body["version"], bool):
+        raise ProtocolError("bad-message", "'version' must be a whole number")
+    if "move" in keys and not isinstance(body["move"], str):
+        raise ProtocolError("bad-message", "'move' must be the move's notation as text")
+    if body["token"] is not None and not isinstance(body["token"], str):
+        raise ProtocolError("bad-message", "'token' must be text")
+    return body
+
+
+def _need_over(room: Room) -> None:
+    if not room.state.is_over:
+        raise ProtocolError("not-finished", "replays and records are shown once the game is over")
+
+
+def _catch_up(room: Room, conn: Connection, since: int | None) -> None:
+    """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot."""
+    missed = None if since is None else room.missed(since, conn.seat)
+    if missed is None:
+        conn.send(room.snapshot(conn.seat))
+        return
+    for msg in missed:
+        conn.send(msg)
+    if not missed:
+        conn.send({"type": "synced", "version": room.version})
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            msg = await conn.outbox.get()
+            if msg is None:
+                break
+            await websocket.send_text(dumps(msg))
+    except Exception:  # the client went away; the receive loop will notice
+        conn.closed = True
+    if conn.closed:
+        with contextlib.suppress(Exception):  # already closed by the client
+            await websocket.close()

@@ -1,0 +1,392 @@
+"""Durable storage of rooms: a game is its seed, variant, seats and an append-only event log.
+
+Why an event log and not a saved state: the state is rebuilt from the seed and
+the moves (chance is reproduced by the seed), so the log is the whole truth and
+a crash can lose at most what was never acknowledged.
+
+Writes go through one :class:`Writer` thread that commits *groups* of events in
+one transaction (group commit): a move is acknowledged only after the
+transaction holding it has committed, yet many concurrent games share one
+fsync. SQLite is used in WAL mode with ``synchronous=FULL`` so a committed
+move survives a process kill and a power cut; PostgreSQL works through the
+same SQLAlchemy Core tables.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    inspect,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+metadata = MetaData()
+
+rooms_table = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("variant", Text, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("over", Boolean, nullable=False, default=False),
+    Column("public_seed", Boolean, nullable=False, default=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("agent", String(64)),
+    Column("level", String(32)),
+    Column("token_hash", String(64)),
+)
+
+meta_table = Table(
+    "meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+#: bumped whenever the tables change; a database of another schema is refused at start
+SCHEMA_VERSION = "1"
+
+events_table = Table(
+    "events",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer),
+    Column("data", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a room as stored."""
+
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    agent: str | None
+    level: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One entry of a room's log: ``kind`` is ``"move"`` (data = notation) or ``"undo"``."""
+
+    version: int
+    kind: str
+    seat: int | None
+    data: str
+
+
+@dataclass
+class RoomRow:
+    """A room as stored: everything needed to rebuild its state."""
+
+    id: str
+    game: str
+    variant: dict[str, Any]
+    seed: int
+    players: int
+    created_at: float
+    version: int
+    over: bool
+    public_seed: bool = False
+    seats: list[SeatRow] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Append:
+    """A request to append one event; ``over`` is the game's new over flag if it changed."""
+
+    room_id: str
+    event: EventRow
+    over: bool | None
+
+
+class StorageError(RuntimeError):
+    """The database refused a write (the event was not stored)."""
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and full sync on every connection."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    return engine
+
+
+class Store:
+    """Reads rooms and appends events; all writes are serialised through one writer thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._check_schema()
+        self._writer = Writer(self.engine)
+
+    def _check_schema(self) -> None:
+        """Create the tables in a new database; refuse one written with other tables."""
+        with self.engine.begin() as conn:
+            existing = set(inspect(conn).get_table_names())
+            if existing & {"rooms", "seats", "events"} and "meta" not in existing:
+                raise StorageError(
+                    f"{self.url} holds games of an older, incompatible version: "
+                    "start with another --database-url"
+                )
+            metadata.create_all(conn)
+            row = conn.execute(
+                select(meta_table.c.value).where(meta_table.c.key == "schema")
+            ).first()
+            if row is None:
+                conn.execute(insert(meta_table).values(key="schema", value=SCHEMA_VERSION))
+            elif row.value != SCHEMA_VERSION:
+                raise StorageError(
+                    f"{self.url} uses database schema {row.value}; this version reads "
+                    f"schema {SCHEMA_VERSION}: start with another --database-url"
+                )
+
+    def close(self) -> None:
+        """Stop the writer (after it has committed everything queued) and close the pool."""
+        self._writer.stop()
+        self.engine.dispose()
+
+    # -- writes (through the writer thread) -----------------------------------
+
+    def create_room(self, room: RoomRow) -> Future[None]:
+        """Insert a room and its seats; the future resolves once committed."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(rooms_table).values(
+                    id=room.id,
+                    game=room.game,
+                    variant=json.dumps(room.variant, sort_keys=True),
+                    seed=room.seed,
+                    players=room.players,
+                    created_at=room.created_at,
+                    over=room.over,
+                    public_seed=room.public_seed,
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    {
+                        "room_id": room.id,
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "agent": s.agent,
+                        "level": s.level,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in room.seats
+                ],
+            )
+
+        return self._writer.submit(op)
+
+    def append(self, item: Append) -> Future[None]:
+        """Append one event; the future resolves once it is committed (then it is durable).
+
+        The primary key (room, version) refuses a second event at the same
+        version, so two writers can never both extend a game from one position.
+        """
+        return self._writer.submit(item)
+
+    # -- reads (any thread) ------------------------------------------------------
+
+    def load_room(self, room_id: str) -> RoomRow | None:
+        """The room with its seats and whole event log, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(rooms_table).where(rooms_table.c.id == room_id)).first()
+            if row is None:
+                return None
+            room = RoomRow(
+                id=row.id,
+                game=row.game,
+                variant=json.loads(row.variant),
+                seed=row.seed,
+                players=row.players,
+                created_at=row.created_at,
+                version=0,
+                over=bool(row.over),
+                public_seed=bool(row.public_seed),
+            )
+            for s in conn.execute(
+                select(seats_table)
+                .where(seats_table.c.room_id == room_id)
+                .order_by(seats_table.c.seat)
+            ):
+                room.seats.append(SeatRow(s.seat, s.name, s.kind, s.agent, s.level, s.token_hash))
+            for e in conn.execute(
+                select(events_table)
+                .where(events_table.c.room_id == room_id)
+                .order_by(events_table.c.version)
+            ):
+                room.events.append(EventRow(e.version, e.kind, e.seat, e.data))
+        if room.events:
+            room.version = room.events[-1].version
+        return room
+
+    def rooms_with_bots_to_resume(self) -> list[str]:
+        """Ids of unfinished games with a bot seat (their bots carry on after a restart)."""
+        query = (
+            select(rooms_table.c.id)
+            .distinct()
+            .join(seats_table, seats_table.c.room_id == rooms_table.c.id)
+            .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
+            .where(seats_table.c.kind == "bot")
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
+
+
+Op = Callable[[Connection], None]
+Job = tuple[Op | Append, Future[None]]
+
+
+class Writer:
+    """One thread that runs write operations in group-committed transactions.
+
+    Why one thread: SQLite has a single writer anyway, and batching every
+    operation that queued up during the previous commit into the next
+    transaction (events of many games in one multi-row insert) turns N
+    fsyncs into one without delaying anybody.
+    """
+
+    MAX_BATCH = 512
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.Queue[Job | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="pyramids-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, op: Op | Append) -> Future[None]:
+        """Queue ``op``; the returned future resolves after its transaction commits."""
+        fut: Future[None] = Future()
+        self._queue.put((op, fut))
+        return fut
+
+    def stop(self) -> None:
+        """Finish queued work, then end the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._commit(batch)
+            if stop:
+                return
+
+    @staticmethod
+    def _write(conn: Connection, batch: list[Job]) -> None:
+        appends = [op for op, _ in batch if isinstance(op, Append)]
+        for op, _ in batch:
+            if not isinstance(op, Append):
+                op(conn)
+        if appends:
+            now = time.time()
+            conn.execute(
+                insert(events_table),
+                [
+                    {
+                        "room_id": a.room_id,
+                        "version": a.event.version,
+                        "kind": a.event.kind,
+                        "seat": a.event.seat,
+                        "data": a.event.data,
+                        "created_at": now,
+                    }
+                    for a in appends
+                ],
+            )
+        over: dict[str, bool] = {}
+        for a in appends:
+            if a.over is not None:
+                over[a.room_id] = a.over
+        for room_id, flag in over.items():
+            conn.execute(update(rooms_table).where(rooms_table.c.id == room_id).values(over=flag))
+
+    def _commit(self, batch: list[Job]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                self._write(conn, batch)
+        except Exception as exc:
+            # One bad operation must not sink the others: retry each on its own.
+            if len(batch) > 1:
+                for item in batch:
+                    self._commit([item])
+                return
+            err = exc if isinstance(exc, StorageError) else StorageError(f"write failed: {exc}")
+            if not batch[0][1].cancelled():
+                batch[0][1].set_exception(err)
+            return
+        for _, fut in batch:
+            # a waiter that gave up (server shutting down) must not kill this thread
+            if not fut.cancelled():
+                fut.set_result(None)

@@ -1,0 +1,173 @@
+// Small DOM and SVG helpers shared by the pages and the boards (no framework, no build step).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Create an HTML element: el("button", {class: "x", onclick: f}, "text", child). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** Create an SVG element with attributes and children. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      node.textContent = value;
+    } else {
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+/** node.append(...) that skips null/undefined/false (the DOM would print "null"). */
+export function add(node, ...children) {
+  append(node, children);
+  return node;
+}
+
+/** node.replaceChildren(...) that skips null/undefined/false. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/**
+ * Make an SVG or HTML element act as a button: focusable, Enter/Space activate it.
+ * Why: the boards are drawn in SVG but must be playable by keyboard.
+ */
+export function clickable(node, label, action) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.classList.add("hit");
+  node.addEventListener("click", (e) => { e.stopPropagation(); action(); });
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); }
+  });
+  return node;
+}
+
+let toastTimer = null;
+/** Show a short message at the bottom of the screen (errors in red). */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = text;
+  box.className = `show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = ""; }, kind === "error" ? 6000 : 3000);
+}
+
+/** Title-case a word list id like "sacred-dog" -> "Sacred dog". */
+export function pretty(id) {
+  const s = String(id).replace(/[-_]/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// -- the games this browser knows (tokens of its seats), kept in localStorage ---------
+
+const KEY = "pyramids.rooms";
+
+export function myRooms() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
+}
+
+export function rememberRoom(room, info) {
+  const all = myRooms();
+  const old = all[room] || { tokens: {}, links: {} };
+  all[room] = {
+    ...old, ...info,
+    tokens: { ...old.tokens, ...(info.tokens || {}) },
+    links: { ...old.links, ...(info.links || {}) },
+  };
+  localStorage.setItem(KEY, JSON.stringify(all));
+  return all[room];
+}
+
+export function forgetRoom(room) {
+  const all = myRooms();
+  delete all[room];
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+// -- a very small Markdown reader for the rules pages -------------------------------
+
+function inline(text) {
+  const esc = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return esc
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, t, href) =>
+      /^(https?:|#|\/)/.test(href) ? `<a href="${href}">${t}</a>` : t);
+}
+
+/** Markdown to HTML for headings, paragraphs, lists, tables, code blocks and quotes. */
+export function markdown(src) {
+  const lines = src.replace(/\r/g, "").split("\n");
+  const out = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (/^```/.test(line)) {
+      const body = [];
+      for (i++; i < lines.length && !/^```/.test(lines[i]); i++) body.push(lines[i]);
+      i++;
+      out.push(`<pre><code>${body.join("\n").replace(/&/g, "&amp;").replace(/</g, "&lt;")}</code></pre>`);
+    } else if (/^#{1,6}\s/.test(line)) {
+      const level = line.match(/^#+/)[0].length;
+      out.push(`<h${level}>${inline(line.slice(level).trim())}</h${level}>`);
+      i++;
+    } else if (/^\s*[-*]\s+/.test(line) || /^\s*\d+\.\s+/.test(line)) {
+      const ordered = /^\s*\d+\./.test(line);
+      const items = [];
+      while (i < lines.length && (/^\s*([-*]|\d+\.)\s+/.test(lines[i]) || /^\s{2,}\S/.test(lines[i]))) {
+        if (/^\s*([-*]|\d+\.)\s+/.test(lines[i])) items.push(lines[i].replace(/^\s*([-*]|\d+\.)\s+/, ""));
+        else items[items.length - 1] += " " + lines[i].trim();
+        i++;
+      }
+      const tag = ordered ? "ol" : "ul";
+      out.push(`<${tag}>${items.map((t) => `<li>${inline(t)}</li>`).join("")}</${tag}>`);
+    } else if (/^\|/.test(line)) {
+      const rows = [];
+      while (i < lines.length && /^\|/.test(lines[i])) rows.push(lines[i++]);
+      const cells = (r) => r.replace(/^\||\|$/g, "").split("|").map((c) => inline(c.trim()));
+      const body = rows.filter((r) => !/^\|[\s:|-]+\|$/.test(r));
+      const [head, ...rest] = body;
+      out.push("<table><thead><tr>" + cells(head).map((c) => `<th>${c}</th>`).join("") +
+        "</tr></thead><tbody>" + rest.map((r) => "<tr>" + cells(r).map((c) => `<td>${c}</td>`).join("") + "</tr>").join("") +
+        "</tbody></table>");
+    } else if (/^>\s?/.test(line)) {
+      const body = [];
+      while (i < lines.length && /^>\s?/.test(lines[i])) body.push(lines[i++].replace(/^>\s?/, ""));
+      out.push(`<blockquote>${inline(body.join(" "))}</blockquote>`);
+    } else if (line.trim() === "") {
+      i++;
+    } else {
+      const body = [];
+      while (i < lines.length && lines[i].trim() !== "" && !/^(#|```|\s*[-*]\s|\||>)/.test(lines[i])) body.push(lines[i++]);
+      out.push(`<p>${inline(body.join(" "))}</p>`);
+    }
+  }
+  return out.join("\n");
+}
