@@ -8,15 +8,16 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.piramides_extra import hint_command, render_spread
 from pyramids.games.piramides.cards import card_label, parse_card
 
-CELL = 5  # characters per card cell
+CELL = 6  # characters per card cell (3 for the card, 3 of space)
 
 
 def card_text(name: str | None, *, free: bool = True) -> Text:
     """A card as coloured text: red suits red, covered cards dim, hidden cards as ``##``."""
     if name is None:
-        return Text("[##]", style="bold white on blue")
+        return Text("▒▒▒", style="blue")
     if name == "joker":
         return Text("[JK]", style="bold magenta")
     card = parse_card(name)
@@ -29,13 +30,15 @@ def card_text(name: str | None, *, free: bool = True) -> Text:
 
 def render(view: dict[str, Any]) -> RenderableType:
     """The pyramid (free cards highlighted, labels beside rows), waste, stock and score."""
+    if "x" in view["pyramid"][0]:
+        return render_spread(view)  # the tripeaks and golf layouts
     rows: dict[int, list[dict[str, Any]]] = {}
     for cell in view["pyramid"]:
         rows.setdefault(cell["row"], []).append(cell)
     nrows = len(rows)
     lines = []
     for r in range(nrows):
-        line = Text(" " * ((nrows - 1 - r) * CELL // 2 + 4))
+        line = Text(" " * ((nrows - 1 - r) * CELL // 2 + 2))
         for cell in rows[r]:
             if cell["removed"]:
                 line.append(" " * 3)
@@ -82,3 +85,17 @@ def stats(view: dict[str, Any]) -> dict[str, float]:
         "rounds cleared": float(sum(1 for r in rounds if r["cleared"])),
         "rounds played": float(len(rounds)),
     }
+
+
+def describe(view: dict[str, Any], move: str) -> str:
+    """A move as shown in the numbered list: the position with its card."""
+    for cell in view["pyramid"]:
+        if cell["pos"] == move and cell["card"]:
+            card = parse_card(cell["card"])
+            assert card is not None
+            return f"{move:<4} {card_label(card)}"
+    return move
+
+
+#: extra commands of terminal play (the solver's hint)
+COMMANDS = {"hint": hint_command}

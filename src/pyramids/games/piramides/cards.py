@@ -70,16 +70,23 @@ def parse_card(text: str) -> int | None:
     return suit * 13 + RANK_CHARS.index(rank_text)
 
 
-def ranks_adjacent(a: int, b: int) -> bool:
-    """True if ranks ``a`` and ``b`` (1..13) are one apart; Ace touches both 2 and King."""
+def ranks_adjacent(a: int, b: int, wrap: bool = True) -> bool:
+    """True if ranks ``a`` and ``b`` (1..13) are one apart; with ``wrap``, Ace touches King."""
     d = abs(a - b)
-    return d == 1 or d == 12
+    return d == 1 or (wrap and d == 12)
 
 
-#: For a waste card's rank index r (0..12), the bitmask of rank indices that may follow.
-NEXT_RANKS: tuple[int, ...] = tuple(
-    sum(1 << s for s in range(13) if ranks_adjacent(r + 1, s + 1)) for r in range(13)
-)
+def _next_ranks(wrap: bool) -> tuple[int, ...]:
+    return tuple(
+        sum(1 << s for s in range(13) if ranks_adjacent(r + 1, s + 1, wrap)) for r in range(13)
+    )
+
+
+#: For a waste card's rank index r (0..12), the bitmask of rank indices that may follow
+#: (Ace is next to both 2 and King: RULINGS §4).
+NEXT_RANKS: tuple[int, ...] = _next_ranks(True)
+#: The same without the King–Ace wrap (the ``wrap=false`` option, classic Golf).
+NEXT_RANKS_NO_WRAP: tuple[int, ...] = _next_ranks(False)
 
 
 #: Record names of the 52 cards, and the reverse lookup (fast path for setups).

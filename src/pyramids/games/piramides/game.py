@@ -1,8 +1,13 @@
-"""Pirámides, the card-pyramid solitaire (RULINGS.md §4).
+"""Pirámides, the card-pyramid solitaire (RULINGS.md §4), and its family of layouts.
 
 The state is a handful of ints and two shared tuples, so that search (the
 solver, MCTS) can copy it cheaply: ``removed`` and ``free`` are bitmasks over
-the 28 positions, the stock is the deal's tuple plus a read pointer.
+the layout's positions, the stock is the deal's tuple plus a read pointer.
+
+The ``layout`` option swaps the geometry (``pyramid``, ``tripeaks``, ``golf``:
+see :mod:`.layout`) and ``wrap`` the rank adjacency; the rules of play are the
+same code for all of them. Only the pyramid has rounds and jokers; golf keeps
+its own classic score (see ``docs/rules/golf.md``).
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ from pyramids.games.piramides.cards import (
     DECK_SIZE,
     JOKER,
     NEXT_RANKS,
+    NEXT_RANKS_NO_WRAP,
     card_label,
     card_name,
     parse_card,
     shuffled_deck,
 )
-from pyramids.games.piramides.layout import PYRAMID, Layout
+from pyramids.games.piramides.layout import LAYOUTS, PYRAMID, Layout
 
 RUN_STEP = 5
 STOCK_PENALTY = 5
@@ -43,7 +49,28 @@ class PiramidesMove(NamedTuple):
 
 DRAW = PiramidesMove("draw")
 USE_JOKER = PiramidesMove("joker")
-PLAY: tuple[PiramidesMove, ...] = tuple(PiramidesMove("play", i) for i in range(PYRAMID.size))
+PLAY: tuple[PiramidesMove, ...] = tuple(
+    PiramidesMove("play", i) for i in range(max(lay.size for lay in LAYOUTS.values()))
+)
+
+
+#: options added with the layouts, and their defaults (see ``view``)
+_LATER_OPTIONS: dict[str, VariantValue] = {"layout": PYRAMID.name, "wrap": True}
+
+
+def layout_of(variant: Mapping[str, VariantValue]) -> Layout:
+    """The layout a variant plays (``pyramid`` when the option is absent)."""
+    return LAYOUTS[str(variant.get("layout", PYRAMID.name))]
+
+
+def rounds_of(variant: Mapping[str, VariantValue]) -> int:
+    """Deals in a game: ``rounds`` for the pyramid; tripeaks and golf are one deal (a Ruling)."""
+    return int(variant["rounds"]) if layout_of(variant) is PYRAMID else 1
+
+
+def jokers_of(variant: Mapping[str, VariantValue]) -> int:
+    """Jokers per round: ``jokers_per_round`` for the pyramid; none in tripeaks and golf."""
+    return int(variant["jokers_per_round"]) if layout_of(variant) is PYRAMID else 0
 
 
 class RoundScore(NamedTuple):
@@ -53,10 +80,14 @@ class RoundScore(NamedTuple):
     stock_cards: int  # stock cards turned (each costs 5)
     jokers: int  # jokers used (each costs 50)
     cleared: bool  # pyramid cleared (+50)
+    #: golf only: the round's points under golf scoring (replaces the formula below)
+    golf: int | None = None
 
     @property
     def total(self) -> int:
         """Points of the round: cards − 5·stock − 50·jokers + 50 if cleared."""
+        if self.golf is not None:
+            return self.golf
         return (
             self.cards
             - STOCK_PENALTY * self.stock_cards
@@ -65,11 +96,13 @@ class RoundScore(NamedTuple):
         )
 
 
-def _adjacent_free(cards: tuple[int, ...], free: int, waste: int) -> int:
-    """Bitmask of free positions whose card may go on ``waste``."""
+def _adjacent_free(
+    cards: tuple[int, ...], free: int, waste: int, table: tuple[int, ...] = NEXT_RANKS
+) -> int:
+    """Bitmask of free positions whose card may go on ``waste`` (``table``: rank adjacency)."""
     if waste == JOKER:
         return free
-    follow = NEXT_RANKS[waste % 13]
+    follow = table[waste % 13]
     out = 0
     f = free
     while f:
@@ -90,8 +123,11 @@ class PiramidesState(State[PiramidesMove]):
         "_deals",
         "_finished",
         "_free",
+        "_golf",
+        "_hide",
         "_jokers_left",
         "_jokers_used",
+        "_next",
         "_over",
         "_removed",
         "_round",
@@ -111,6 +147,12 @@ class PiramidesState(State[PiramidesMove]):
     _stock_drawn: int
     _finished: tuple[RoundScore, ...]
     _over: bool
+    #: rank adjacency table (with or without the King–Ace wrap)
+    _next: tuple[int, ...]
+    #: covered cards are face down (variant ``face_down``, or the tripeaks layout)
+    _hide: bool
+    #: golf scoring instead of runs
+    _golf: bool
 
     # -- set-up -----------------------------------------------------------
 
@@ -126,7 +168,7 @@ class PiramidesState(State[PiramidesMove]):
         self._removed = 0
         self._free = self.layout.initially_free
         self._run = 0
-        self._jokers_left = int(self.variant["jokers_per_round"])
+        self._jokers_left = jokers_of(self.variant)
         self._jokers_used = 0
         self._card_pts = 0
         self._stock_drawn = 0
@@ -145,7 +187,7 @@ class PiramidesState(State[PiramidesMove]):
         if self._over:
             return []
         moves = []
-        playable = _adjacent_free(self._cards, self._free, self._waste)
+        playable = _adjacent_free(self._cards, self._free, self._waste, self._next)
         while playable:
             low = playable & -playable
             moves.append(PLAY[low.bit_length() - 1])
@@ -161,7 +203,9 @@ class PiramidesState(State[PiramidesMove]):
         if kind == "play":
             i = move.pos
             if not 0 <= i < self.layout.size:
-                raise IllegalMove("no-such-position", f"there is no pyramid position {i}")
+                raise IllegalMove(
+                    "no-such-position", f"there is no {self.layout.name} position {i}"
+                )
             where = self.layout.labels[i]
             if self._removed >> i & 1:
                 raise IllegalMove("already-played", f"the card at {where} has already been played")
@@ -169,17 +213,25 @@ class PiramidesState(State[PiramidesMove]):
                 raise IllegalMove(
                     "not-free",
                     f"the card at {where} is still covered: a card is free only when "
-                    "both cards of the row below that overlap it are gone",
+                    + (
+                        "the cards dealt on it in its column are gone"
+                        if self._golf
+                        else "both cards of the row below that overlap it are gone"
+                    ),
                 )
             if (
                 self._waste != JOKER
-                and not NEXT_RANKS[self._waste % 13] >> (self._cards[i] % 13) & 1
+                and not self._next[self._waste % 13] >> (self._cards[i] % 13) & 1
             ):
                 raise IllegalMove(
                     "not-adjacent-rank",
                     f"{card_label(self._cards[i])} cannot go on {card_label(self._waste)}: "
                     "a free card must be one rank above or below the waste card "
-                    "(Ace is next to both 2 and King)",
+                    + (
+                        "(Ace is next to both 2 and King)"
+                        if self._next is NEXT_RANKS
+                        else "(no wrap: Ace and King are not next to each other)"
+                    ),
                 )
         elif kind == "draw":
             if self._stock_pos >= len(self._stock):
@@ -188,7 +240,7 @@ class PiramidesState(State[PiramidesMove]):
             if not self._jokers_left:
                 raise IllegalMove(
                     "no-joker",
-                    f"no joker left this round ({self.variant['jokers_per_round']} per round)",
+                    f"no joker left this round ({jokers_of(self.variant)} per round)",
                 )
         else:
             raise IllegalMove("not-a-move", f"{move!r} is not a Pirámides move")
@@ -227,16 +279,21 @@ class PiramidesState(State[PiramidesMove]):
         if (
             not self._jokers_left
             and self._stock_pos >= len(self._stock)
-            and not _adjacent_free(self._cards, self._free, self._waste)
+            and not _adjacent_free(self._cards, self._free, self._waste, self._next)
         ):
             self._end_round(cleared=False)
 
     def _current_round_score(self, cleared: bool = False) -> RoundScore:
-        return RoundScore(self._card_pts, self._stock_drawn, self._jokers_used, cleared)
+        golf = None
+        if self._golf:
+            # Classic golf counts strokes (lower is better); negated so higher wins here.
+            left = self.layout.size - self._removed.bit_count()
+            golf = self.stock_left if cleared else -left
+        return RoundScore(self._card_pts, self._stock_drawn, self._jokers_used, cleared, golf)
 
     def _end_round(self, cleared: bool) -> None:
         self._finished = (*self._finished, self._current_round_score(cleared))
-        if cleared and self._round + 1 < int(self.variant["rounds"]):
+        if cleared and self._round + 1 < len(self._deals):
             self._start_round(self._round + 1)
         else:
             self._over = True
@@ -245,6 +302,9 @@ class PiramidesState(State[PiramidesMove]):
         other = PiramidesState.__new__(PiramidesState)
         self._copy_base(other)
         other.layout = self.layout
+        other._next = self._next
+        other._hide = self._hide
+        other._golf = self._golf
         other._deals = self._deals
         other._cards = self._cards
         other._stock = self._stock
@@ -310,13 +370,31 @@ class PiramidesState(State[PiramidesMove]):
         """Bitmask of pyramid positions free (uncovered and still there)."""
         return self._free
 
+    @property
+    def wrap(self) -> bool:
+        """Whether Ace and King are next to each other (option ``wrap``)."""
+        return self._next is NEXT_RANKS
+
+    @property
+    def stock_pos(self) -> int:
+        """Stock cards turned so far this round."""
+        return self._stock_pos
+
     def card_at(self, pos: int) -> int:
         """The card dealt at ``pos`` this round (face-down or not: the caller decides)."""
         return self._cards[pos]
 
+    def stock_order(self) -> tuple[int, ...]:
+        """The cards still in the stock, next first.
+
+        Secret at the table: only for exact search on a full-knowledge state
+        (a solver, or a copy made by :meth:`determinize`), never for a face.
+        """
+        return self._stock[self._stock_pos :]
+
     def face_up(self, pos: int) -> bool:
-        """Whether the card at ``pos`` shows its face (always, unless variant ``face_down``)."""
-        if not self.variant["face_down"]:
+        """Whether the card at ``pos`` shows its face (always, unless covered cards hide)."""
+        if not self._hide:
             return True
         return bool((self._free | self._removed) >> pos & 1)
 
@@ -325,26 +403,35 @@ class PiramidesState(State[PiramidesMove]):
     def view(self, player: int | None) -> dict[str, Any]:
         self._check_viewer(player)
         v = self._view_header(player)
+        # The layout options show in a view only when they differ from the default,
+        # so that pyramid views stay byte-identical to those from before the layouts
+        # (the top-level "layout" key always names the layout).
+        v["variant"] = {
+            k: val
+            for k, val in v["variant"].items()
+            if not (k in _LATER_OPTIONS and val == _LATER_OPTIONS[k])
+        }
         pyramid = []
         for i, label in enumerate(self.layout.labels):
             row, col = self.layout.cells[i]
             removed = bool(self._removed >> i & 1)
             shown = not removed and self.face_up(i)
-            pyramid.append(
-                {
-                    "pos": label,
-                    "row": row,
-                    "col": col,
-                    "card": card_name(self._cards[i]) if shown else None,
-                    "removed": removed,
-                    "free": bool(self._free >> i & 1),
-                }
-            )
+            cell = {
+                "pos": label,
+                "row": row,
+                "col": col,
+                "card": card_name(self._cards[i]) if shown else None,
+                "removed": removed,
+                "free": bool(self._free >> i & 1),
+            }
+            if self.layout is not PYRAMID:
+                cell["x"] = self.layout.xs[i]
+            pyramid.append(cell)
         v.update(
             {
                 "layout": self.layout.name,
                 "round": self.round,
-                "rounds": int(self.variant["rounds"]),
+                "rounds": len(self._deals),
                 "pyramid": pyramid,
                 "waste": card_name(self._waste),
                 "waste_size": self._waste_size,
@@ -374,6 +461,8 @@ class PiramidesState(State[PiramidesMove]):
         n = self.layout.size
         hidden_pos = [i for i in range(n) if not self._removed >> i & 1 and not self.face_up(i)]
         unseen = [self._cards[i] for i in hidden_pos] + list(self._stock[self._stock_pos :])
+        # sorted first, so the guess depends only on what the player knows (and rng)
+        unseen.sort()
         rng.shuffle(unseen)
         cards = list(self._cards)
         for k, i in enumerate(hidden_pos):
@@ -396,7 +485,10 @@ class PiramidesGame(Game[PiramidesMove]):
     title = "Pirámides"
     min_players = 1
     max_players = 1
-    summary = "Solitaire: clear a card pyramid, one rank up or down (5 rounds)."
+    summary = (
+        "Solitaire: clear a card pyramid, one rank up or down (5 rounds); "
+        "also the tripeaks and golf layouts."
+    )
     options = (
         Option(
             "jokers_per_round",
@@ -420,6 +512,22 @@ class PiramidesGame(Game[PiramidesMove]):
             minimum=1,
             maximum=MAX_ROUNDS,
         ),
+        Option(
+            "layout",
+            PYRAMID.name,
+            str,
+            "Card layout: pyramid (28 cards, 5 rounds, jokers), tripeaks (three peaks, one "
+            "deal, covered cards face down) or golf (7 columns of 5, one deal, golf score). "
+            "rounds and jokers_per_round apply to the pyramid only.",
+            choices=tuple(LAYOUTS),
+        ),
+        Option(
+            "wrap",
+            True,
+            bool,
+            "Ace is next to both 2 and King (RULINGS §4); false: Ace and King are not "
+            "adjacent (classic Golf).",
+        ),
     )
 
     layout = PYRAMID
@@ -428,7 +536,7 @@ class PiramidesGame(Game[PiramidesMove]):
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:
         """One shuffled deck per round: the round-1 deal of seed N is deal number N."""
-        deals = [shuffled_deck(rng) for _ in range(int(variant["rounds"]))]
+        deals = [shuffled_deck(rng) for _ in range(rounds_of(variant))]
         return {"deals": [[CARD_NAMES[c] for c in d] for d in deals]}
 
     def from_setup(
@@ -437,10 +545,11 @@ class PiramidesGame(Game[PiramidesMove]):
         deals_in = setup.get("deals") if isinstance(setup, Mapping) else None
         if not isinstance(deals_in, list):
             raise RecordError("setup.deals", "must be a list of deals")
-        if len(deals_in) != int(variant["rounds"]):
+        rounds = rounds_of(variant)
+        if len(deals_in) != rounds:
             raise RecordError(
                 "setup.deals",
-                f"must hold one deal per round ({variant['rounds']}), not {len(deals_in)}",
+                f"must hold one deal per round ({rounds}), not {len(deals_in)}",
             )
         deals = []
         for r, deal in enumerate(deals_in):
@@ -463,7 +572,10 @@ class PiramidesGame(Game[PiramidesMove]):
             deals.append(tuple(cards))
         state = PiramidesState.__new__(PiramidesState)
         state._init_base(setup, players, variant)
-        state.layout = self.layout
+        state.layout = layout_of(variant)
+        state._next = NEXT_RANKS if variant.get("wrap", True) else NEXT_RANKS_NO_WRAP
+        state._hide = bool(variant["face_down"]) or state.layout.covered_face_down
+        state._golf = state.layout.name == "golf"
         state._deals = tuple(deals)
         state._finished = ()
         state._over = False
@@ -472,10 +584,14 @@ class PiramidesGame(Game[PiramidesMove]):
 
     # -- notation ---------------------------------------------------------------
 
+    @staticmethod
+    def _layout_in(state: State[PiramidesMove]) -> Layout:
+        return state.layout if isinstance(state, PiramidesState) else PYRAMID
+
     def move_to_str(self, state: State[PiramidesMove], move: PiramidesMove) -> str:
         """``draw``, ``joker``, or the position label of the card played (``G3``)."""
         if move.kind == "play":
-            return self.layout.labels[move.pos]
+            return self._layout_in(state).labels[move.pos]
         return move.kind
 
     def parse_move(self, state: State[PiramidesMove], text: str) -> PiramidesMove:
@@ -485,18 +601,19 @@ class PiramidesGame(Game[PiramidesMove]):
             return DRAW
         if t in ("joker", "j"):
             return USE_JOKER
-        pos = self.layout.index_of(t)
+        layout = self._layout_in(state)
+        pos = layout.index_of(t)
         if pos is not None:
             return PLAY[pos]
         card = parse_card(t)
         if card is not None and isinstance(state, PiramidesState):
-            for i in range(self.layout.size):
+            for i in range(layout.size):
                 if state._cards[i] == card and not state._removed >> i & 1:
                     if not state.face_up(i):
                         break
                     return PLAY[i]
             raise NotationError(
-                f"{card_label(card)} is not among the pyramid cards you can see", text
+                f"{card_label(card)} is not among the {layout.name} cards you can see", text
             )
         raise NotationError(
             f"{text!r} is not a move: type a position like G3, a card like 7h, 'draw' or 'joker'",

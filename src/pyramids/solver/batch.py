@@ -1,0 +1,180 @@
+"""Solving ranges of deals: one worker function, summary statistics, verdict files.
+
+Used by ``pyramids solve LAYOUT --deals A..B`` and by the benchmark, so both
+report the same figures. A verdict file is JSON with one entry per deal, easy
+to compare with another solver's results deal by deal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from pyramids.solver.position import deal_position
+from pyramids.solver.search import DEFAULT_MAX_NODES, LOSE, UNKNOWN, WIN, solve
+
+
+@dataclass(frozen=True)
+class Job:
+    """One deal to solve (picklable, for worker processes)."""
+
+    layout: str
+    deal: int
+    wrap: bool | None = None
+    jokers: int | None = None
+    mode: str = "clear"
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict on one deal, as written to a verdict file."""
+
+    deal: int
+    verdict: str
+    nodes: int
+    seconds: float
+    moves: int
+    score: int | None = None
+    #: CPU time of this process for the deal (wall time suffers on a busy machine)
+    cpu_seconds: float = 0.0
+
+
+def run_job(job: Job) -> Outcome:
+    """Solve one deal (module-level so that worker processes can run it)."""
+    variant: dict[str, object] = {}
+    if job.jokers is not None:
+        variant["jokers_per_round"] = job.jokers
+    pos = deal_position(job.layout, job.deal, wrap=job.wrap, **variant)
+    cpu = time.process_time()
+    r = solve(pos, job.mode, max_nodes=job.max_nodes, max_seconds=job.max_seconds)
+    cpu = time.process_time() - cpu
+    return Outcome(
+        job.deal, r.verdict, r.nodes, round(r.seconds, 6), len(r.line), r.score, round(cpu, 6)
+    )
+
+
+def run_jobs(
+    jobs: list[Job], workers: int = 1, on_done: Callable[[Outcome], None] | None = None
+) -> list[Outcome]:
+    """Solve every job, on ``workers`` processes; results in deal order."""
+    out: list[Outcome] = []
+    it: Iterator[Outcome]
+    if workers <= 1:
+        it = (run_job(j) for j in jobs)
+        for o in it:
+            out.append(o)
+            if on_done:
+                on_done(o)
+    else:
+        with get_context("spawn").Pool(workers) as pool:
+            for o in pool.imap_unordered(run_job, jobs, chunksize=4):
+                out.append(o)
+                if on_done:
+                    on_done(o)
+    out.sort(key=lambda o: o.deal)
+    return out
+
+
+def parse_range(text: str) -> range:
+    """``"1..1000"`` (both ends included) as a range; :class:`ValueError` if malformed."""
+    a, sep, b = text.partition("..")
+    try:
+        lo, hi = int(a), int(b)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a deal range like 1..1000") from None
+    if not sep or lo > hi or lo < 0:
+        raise ValueError(f"{text!r} is not a deal range like 1..1000 (first <= last, >= 0)")
+    return range(lo, hi + 1)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion k/n (good near 0 and 1, unlike k/n ± ...)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), nearest rank."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = max(0, math.ceil(q / 100 * len(ordered)) - 1)
+    return ordered[k]
+
+
+@dataclass
+class Summary:
+    """Figures over a batch of deals."""
+
+    deals: int
+    wins: int
+    losses: int
+    unknown: int
+    low: float
+    high: float
+    nodes: dict[str, float]
+    ms: dict[str, float]
+    cpu_ms: dict[str, float]
+    wall_seconds: float
+    #: CPU seconds spent in the searches, over all deals
+    cpu_seconds: float
+
+    @property
+    def fraction(self) -> float:
+        """Winnable fraction among the decided deals."""
+        decided = self.wins + self.losses
+        return self.wins / decided if decided else 0.0
+
+
+def summarize(outcomes: list[Outcome], wall_seconds: float) -> Summary:
+    """Counts, the winnable fraction's 95% interval and node/time percentiles."""
+    wins = sum(o.verdict == WIN for o in outcomes)
+    losses = sum(o.verdict == LOSE for o in outcomes)
+    unknown = sum(o.verdict == UNKNOWN for o in outcomes)
+    low, high = wilson(wins, wins + losses)
+    nodes = [float(o.nodes) for o in outcomes]
+    ms = [1000 * o.seconds for o in outcomes]
+    qs = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
+    return Summary(
+        len(outcomes),
+        wins,
+        losses,
+        unknown,
+        low,
+        high,
+        {k: percentile(nodes, q) for k, q in qs.items()},
+        {k: percentile(ms, q) for k, q in qs.items()},
+        {k: percentile([1000 * o.cpu_seconds for o in outcomes], q) for k, q in qs.items()},
+        wall_seconds,
+        sum(o.cpu_seconds for o in outcomes),
+    )
+
+
+def write_verdicts(path: Path, job: Job, outcomes: list[Outcome]) -> None:
+    """The verdict file: settings, then one entry per deal."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any] = {
+        "format": "pyramids-solver-verdicts",
+        "layout": job.layout,
+        "wrap": job.wrap,
+        "jokers": job.jokers,
+        "mode": job.mode,
+        "max_nodes": job.max_nodes,
+        "max_seconds": job.max_seconds,
+        "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "deals": [asdict(o) for o in outcomes],
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,96 @@
+"""What the solver searches: one round of one layout with every card known.
+
+The solver works on its own flat description of a round instead of on
+:class:`~pyramids.games.piramides.PiramidesState` objects: a depth-first
+search visits millions of nodes, and ints in local variables are many times
+cheaper than copying states. :func:`position_of` reads a state into this form
+and the tests replay every line the solver returns through the engine, so the
+two cannot drift apart unnoticed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.engine.registry import new_game
+from pyramids.games.piramides import GAME, JOKER, PiramidesState
+from pyramids.games.piramides.layout import LAYOUTS, Layout
+
+
+@dataclass(frozen=True)
+class Position:
+    """A round in progress, fully known: layout cards, waste, stock order, counters."""
+
+    layout: Layout
+    #: the card dealt at each position of the layout (played ones included)
+    cards: tuple[int, ...]
+    #: the card on the waste (:data:`~pyramids.games.piramides.JOKER` after a joker)
+    waste: int
+    #: the cards still in the stock, next first
+    stock: tuple[int, ...]
+    wrap: bool = True
+    jokers: int = 0
+    #: positions already played
+    removed: int = 0
+    #: steps of the current run (score mode: the next card scores 5·(run+1))
+    run: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.cards) != self.layout.size:
+            raise ValueError(f"a {self.layout.name} needs {self.layout.size} cards")
+        if self.removed & ~self.layout.full_mask:
+            raise ValueError("removed names positions the layout does not have")
+
+    @property
+    def free(self) -> int:
+        """Bitmask of positions still there and no longer overlapped."""
+        removed = self.removed
+        out = 0
+        for i, cover in enumerate(self.layout.covered_by):
+            if not removed >> i & 1 and not cover & ~removed:
+                out |= 1 << i
+        return out
+
+
+def position_of(state: PiramidesState) -> Position:
+    """The current round of ``state`` as a solver position (reads the secret stock order).
+
+    Use it on a state whose hidden cards are known (a fresh deal solved
+    double-dummy, or a copy made by :meth:`~PiramidesState.determinize`).
+    """
+    if state.is_over:
+        raise ValueError("the game is over: there is no round to solve")
+    layout = state.layout
+    return Position(
+        layout=layout,
+        cards=tuple(state.card_at(i) for i in range(layout.size)),
+        waste=state.waste,
+        stock=state.stock_order(),
+        wrap=state.wrap,
+        jokers=state.jokers_left,
+        removed=state.removed_mask,
+        run=state.run,
+    )
+
+
+def deal_state(
+    layout: str, deal: int, *, wrap: bool | None = None, **variant: Any
+) -> PiramidesState:
+    """Deal number ``deal`` of ``layout`` as a fresh engine state (deal N = seed N, round 1)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+    options: dict[str, Any] = {"layout": layout, **variant}
+    if wrap is not None:
+        options["wrap"] = wrap
+    state = new_game(GAME.id, seed=deal, **options)
+    assert isinstance(state, PiramidesState)
+    return state
+
+
+def deal_position(layout: str, deal: int, *, wrap: bool | None = None, **variant: Any) -> Position:
+    """Deal number ``deal`` of ``layout`` as a solver position."""
+    return position_of(deal_state(layout, deal, wrap=wrap, **variant))
+
+
+__all__ = ["JOKER", "Position", "deal_position", "deal_state", "position_of"]
