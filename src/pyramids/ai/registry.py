@@ -16,6 +16,7 @@ from pyramids.engine.errors import PyramidsError
 #: agent name -> {game id or "*": "module:Class"}
 AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "pyramids.ai.base:RandomAgent"},
+    "mcts": {"*": "pyramids.ai.mcts:MCTSAgent"},
     "greedy": {
         "piramides": "pyramids.ai.greedy_piramides:GreedyPiramides",
         "pyramido": "pyramids.ai.greedy_pyramido:GreedyPyramido",

@@ -293,6 +293,7 @@ def simulate_cmd(
 #: Add one line per module (e.g. "pyramids.cli.cmd_serve").
 COMMAND_MODULES: list[str] = [
     "pyramids.cli.cmd_serve",
+    "pyramids.cli.cmd_arena",
     "pyramids.cli.cmd_solve",
 ]
 

@@ -893,7 +893,9 @@ class TreasureState(State[TreasureMove]):
                 continue
             start, gone = (self._pos, self._gone) if d == self._deck_no else (0, 0)
             where = [i for i in range(start, len(deck)) if not gone >> i & 1]
-            cards = [deck[i] for i in where]
+            # Sorted first: the result must depend on what the seat knows (which
+            # cards are left), never on the hidden order they are in.
+            cards = sorted(deck[i] for i in where)
             rng.shuffle(cards)
             new = list(deck)
             for i, card in zip(where, cards, strict=True):

@@ -1,0 +1,81 @@
+"""Game knowledge for search: playout policies and utility scales, one module per game.
+
+Why a registry of its own: MCTS is written once over the engine contract, but
+uniformly random playouts are too weak in some games (a random Pirámides
+player never clears a pyramid, so every playout looks alike). A game can
+register a :class:`GamePolicy` here, in ``pyramids.ai.policies.<game>``;
+games without one get :data:`DEFAULT_POLICY` (uniformly random playouts to the
+end of the game).
+
+A playout policy is called on *determinized* states inside the search, so it
+may read the whole state it is given: that state is already a guess drawn
+from the acting seat's knowledge, never the real game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+
+#: A playout policy: the move to play in a (determinized) state.
+PlayoutFn = Callable[[State[Any], Rng], Hashable]
+#: A heuristic evaluation: each seat's estimated score (higher is better).
+EvaluateFn = Callable[[State[Any]], list[float]]
+
+
+@dataclass(frozen=True)
+class GamePolicy:
+    """What MCTS knows about one game beyond the contract.
+
+    ``playout`` picks playout moves (``None``: uniformly random legal moves).
+    ``score_center`` and ``score_scale`` turn a solitaire score into a utility
+    in ``[0, 1]`` (``0.5 + 0.5 * tanh((score - center) / scale)``).
+    ``playout_limit`` stops a playout after that many plies and scores the
+    position as it stands (``None``: play to the end), for games whose random
+    playouts drag on.
+    """
+
+    playout: PlayoutFn | None = None
+    score_center: float = 0.0
+    score_scale: float = 100.0
+    playout_limit: int | None = None
+    #: per-seat heuristic scores of a position cut off by ``playout_limit``
+    #: (``None``: its current :meth:`~pyramids.engine.state.State.scores`)
+    evaluate: EvaluateFn | None = None
+    summary: str = "uniformly random playouts to the end of the game"
+
+
+DEFAULT_POLICY = GamePolicy()
+
+#: game id -> "module:attribute" of its :class:`GamePolicy`. One line per game.
+POLICIES: dict[str, str] = {
+    "piramides": "pyramids.ai.policies.piramides:POLICY",
+    "pyramideto": "pyramids.ai.policies.pyramideto:POLICY",
+    "pyramido": "pyramids.ai.policies.pyramido:POLICY",
+    "pyramido-treasure": "pyramids.ai.policies.pyramido_treasure:POLICY",
+}
+
+_loaded: dict[str, GamePolicy] = {}
+
+
+def get_policy(game_id: str) -> GamePolicy:
+    """The policy registered for ``game_id``, or :data:`DEFAULT_POLICY`."""
+    if game_id in _loaded:
+        return _loaded[game_id]
+    target = POLICIES.get(game_id)
+    if target is None:
+        return DEFAULT_POLICY
+    module_name, _, attr = target.partition(":")
+    policy = getattr(importlib.import_module(module_name), attr)
+    if not isinstance(policy, GamePolicy):
+        raise TypeError(f"{target} is not a GamePolicy")
+    _loaded[game_id] = policy
+    return policy
+
+
+__all__ = ["DEFAULT_POLICY", "POLICIES", "EvaluateFn", "GamePolicy", "PlayoutFn", "get_policy"]
