@@ -11,6 +11,7 @@ from pyramids.games.piramides.cards import shuffled_deck
 from pyramids.games.piramides.layout import golf_layout, pyramid_layout
 from pyramids.solver.position import Position, deal_position, deal_state
 from pyramids.solver.search import DRAW_CODE, JOKER_CODE, LOSE, UNKNOWN, WIN, solve
+from pyramids.solver.transitions import step
 from tests.solver.helpers import brute_force, replay_score, small
 
 # Small pyramid positions: A1 / B1 B2 / C1 C2 C3 (cards given in that order).
@@ -145,3 +146,26 @@ def test_pyramid_round_with_joker_replays_and_score_line_scores_as_claimed() -> 
 
 def test_draw_and_joker_codes_are_distinct_from_positions() -> None:
     assert DRAW_CODE < 0 and JOKER_CODE < 0 and DRAW_CODE != JOKER_CODE
+
+
+@settings(max_examples=80)
+@given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 2))
+def test_long_stocks_and_jokers_keep_every_win(seed: int, jokers: int) -> None:
+    # The table counts a state lost for any later stock pointer, any fewer jokers
+    # and the dead-waste form: a long stock and up to two jokers exercise all three.
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    low, width = rng.below(13), 4 + rng.below(6)
+    deck = [card for card in deck if (card % 13 - low) % 13 < width]
+    layout = pyramid_layout(3)
+    stock = tuple(deck[7 : 7 + 4 + rng.below(6)])
+    pos = Position(layout, tuple(deck[:6]), deck[6], stock, wrap=rng.below(2) == 0, jokers=jokers)
+    pruned = solve(pos)
+    assert pruned.verdict == solve(pos, prune=False).verdict
+    if pruned.verdict == WIN:
+        assert replay_score(pos, pruned.line)[1]
+    per_move = solve(pos, each_move=True).per_move
+    for code, verdict in per_move.items():
+        after = step(pos, code)
+        cleared = after.removed == after.layout.full_mask
+        assert verdict == (WIN if cleared else solve(after, prune=False).verdict)

@@ -3,18 +3,24 @@
 Two modes, one idea: depth-first search over compact states.
 
 * ``clear`` decides whether the layout can be cleared and returns a winning
-  line. A state is four small ints packed into one key (the removed-positions
-  bitmask, the stock pointer, the waste *rank* and the jokers left), so the
-  transposition table is a plain ``dict`` of keys known to lose. Four prunings
-  keep the search small; none can lose a win (the tests compare with a plain
-  search and with brute force):
+  line. A state is a few small ints; the transposition table is a plain
+  ``dict`` from a key (the removed-positions bitmask, the set of cards
+  playable on the waste, the jokers left) to the fewest stock cards turned
+  with which that state is known to lose. Prunings keep the search small;
+  none can lose a win (the tests compare with a plain search and with brute
+  force):
 
-  - *suit symmetry*: suits never matter for a move, so states that differ only
-    in the waste card's suit share one key;
-  - *joker dominance*: a state that loses with ``j`` jokers loses with fewer,
-    so the table stores the most jokers known to lose; and a joker on the
-    waste allows every move any card allows, so if that state is lost without
-    jokers, so is every other waste card there;
+  - *playable-set keys*: the waste card matters only through the free cards
+    that may go on it now (a joker: all of them), so states with the same
+    playable set are one state; suits never matter at all;
+  - *forced turns*: with nothing playable and no joker, the stock is turned
+    without a table entry until a card can be played;
+  - *dominance*: a state that loses with ``j`` jokers loses with fewer; a
+    state that loses with the joker on the waste loses with any card there;
+    and a state that loses with ``s`` stock cards turned loses with more
+    turned (the shorter stock can mimic the longer one by turning its extra
+    front cards at its first turn). Children already known lost are skipped
+    without a call;
   - *rank reachability*: without a joker, a layout card can only be played on
     a waste one rank away, and the waste only ever shows the current card, a
     stock card or a layout card. If some rank left in the layout cannot be
@@ -22,7 +28,10 @@ Two modes, one idea: depth-first search over compact states.
     the state is lost;
   - *predecessor counting*: each card on the waste is covered by at most one
     card, so the layout cards left need distinct predecessors one rank away
-    (:func:`_unmatched`); more cards without one than jokers left: lost.
+    (``bound_of`` in :func:`_clear`); more cards without one than jokers
+    left: lost. A layout card all of whose possible successors cover it (the
+    pyramid's apex, played last) is no predecessor, and neither is a waste
+    card nothing can go on.
 
 * ``score`` finds the best score of the round from the position on (runs,
   stock and joker costs, clearing bonus; golf's own score for golf) by
@@ -37,7 +46,6 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from functools import cache
 
 from pyramids.games.piramides import DRAW, PLAY, USE_JOKER, PiramidesMove
 from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP
@@ -112,15 +120,9 @@ class _Limit(Exception):
     """Raised inside the search when the node or time budget is spent."""
 
 
-@cache
-def _adjacency(wrap: bool) -> tuple[int, ...]:
-    """For each 13-bit set of ranks, the set of ranks one step away from any of them."""
-    table = NEXT_RANKS if wrap else NEXT_RANKS_NO_WRAP
-    out = [0] * (1 << 13)
-    for mask in range(1, 1 << 13):
-        low = mask & -mask
-        out[mask] = out[mask ^ low] | table[low.bit_length() - 1]
-    return tuple(out)
+def _bits(mask: int) -> list[int]:
+    """The positions set in ``mask``."""
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 class _Tables:
@@ -143,7 +145,6 @@ class _Tables:
             sum(self.rank_pos[s] for s in range(13) if table[w] >> s & 1) for w in range(13)
         ]
         self.follow.append(self.full)
-        self.adj = _adjacency(pos.wrap)
         remaining = ~pos.removed
         self.waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
         # stock_counts[sp]: cards per rank still in the stock once sp cards are turned,
@@ -158,78 +159,74 @@ class _Tables:
         for i in sorted(range(layout.size), key=lambda k: layout.cells[k][0]):
             for p in layout.covers[i]:
                 self.blocks[i] |= 1 << p | self.blocks[p]
+        # gives[i]: the count field of position i's rank if its card can be followed by
+        # another layout card, else 0. The card played right after it must still be
+        # there, so it cannot be one of the cards that cover it (all gone before it):
+        # the pyramid's apex, played last, never passes the waste to a layout card.
+        covering = [0] * layout.size
+        for j in range(layout.size):
+            for i in _bits(self.blocks[j]):
+                covering[i] |= 1 << j
+        self.gives = [
+            (1 << 3 * self.ranks[i])
+            if self.follow[self.ranks[i]] & remaining & self.full & ~covering[i] & ~(1 << i)
+            else 0
+            for i in range(layout.size)
+        ]
+        #: counts per rank of the layout cards left that can pass the waste on
+        self.givers = sum(self.gives[i] for i in _bits(~pos.removed & self.full))
 
 
-#: the waste-rank field of a clear-mode key set to the joker
-JOKER_KEY = JOKER_RANK << 42
+#: the field of the jokers left in a clear-mode key (from bit 72)
+_JOKERS = 0xFF
+#: the lowest bit of each rank's 3-bit count field
+_LOW = sum(1 << 3 * r for r in range(13))
+#: the count fields of the even and of the odd rank indices
+_EVEN = sum(7 << 3 * r for r in range(0, 13, 2))
+_ODD = sum(7 << 3 * r for r in range(1, 13, 2))
+#: where a chain key keeps its carried-in count (above the 13 rank fields)
+_CARRY = 39
 
 
-def _bound(lay: int, pred: int, wrap: bool, adj: tuple[int, ...]) -> int:
-    """Both necessary conditions on ranks at once (cached per count pattern by the search).
+def _unreachable(left: int, reach: int, wrap: bool) -> bool:
+    """Rank reachability: is some rank left in the layout out of reach for good?
 
-    Returns the :func:`_unmatched` shortfall, plus 256 when some rank left in
-    the layout cannot be reached at all: from the ranks that can be on the
-    waste before it (the stock and the waste card), by steps of one rank
-    through ranks still in the layout. The caller applies the second test only
-    without a joker, as a joker can follow anything.
+    ``left`` has the lowest bit of each rank's count field set for the ranks
+    left in the layout, ``reach`` for the ranks of the cards that can reach the
+    waste besides them (the stock and the waste card). Without a joker a
+    layout card is played on a waste one rank away; the waste starts from a
+    rank of ``reach`` and moves by steps of one rank through ranks still in
+    the layout. On these packed masks a shift by 3 is a step of one rank.
     """
-    left = 0
-    sources = 0
-    for r in range(13):
-        mine = lay >> 3 * r & 7
-        if mine:
-            left |= 1 << r
-        if (pred >> 3 * r & 7) > mine:
-            sources |= 1 << r
-    reach = sources
-    more = adj[reach] & left & ~reach
-    while more:
+    while True:
+        near = reach << 3 | reach >> 3
+        if wrap:
+            near |= reach >> 36 | (reach & 1) << 36
+        more = near & left & ~reach
+        if not more:
+            return bool(left & ~reach)
         reach |= more
-        more = adj[reach] & left & ~reach
-    return _unmatched(lay, pred, wrap) + (256 if left & ~reach else 0)
 
 
-#: layout ranks in the order of the wrap cycle (each followed by its upper neighbour)
-_CYCLE = (0, 2, 4, 6, 8, 10, 12, 1, 3, 5, 7, 9, 11)
+def _chain(fields: int, first: int, rest: int) -> tuple[int, int]:
+    """Greedy matching along one chain of ranks ``first``, ``first + 2``, ...
 
-
-def _unmatched(lay: int, pred: int, wrap: bool) -> int:
-    """A lower bound on the layout cards left that can have no card to be played on.
-
-    ``lay`` packs the count of layout cards left per rank, 3 bits each (rank
-    index r at bits 3r..3r+2); ``pred`` the same for every card that can still
-    be on the waste before one of them: those layout cards, the stock and the
-    current waste card. Each card on the waste is covered by at most one card,
-    so the cards left in the layout need distinct predecessors one rank away.
-    That is a matching problem on ranks: without wrap the ranks form two paths
-    (by parity) where a greedy matching is exact; with wrap they form one
-    cycle, cut at one edge (which can add back at most its capacity).
+    ``fields`` holds, for each rank r of the chain, the layout cards of rank r
+    to match and, in the field of rank r + 1, the predecessors of that rank
+    (for rank 12 the wrap's predecessors, rank 0, sit at bit ``_CARRY``).
+    ``rest`` is what the predecessor before the chain still offers. Returns
+    (cards left without a predecessor, predecessors left after the chain).
     """
     short = 0
-    if wrap:
-        rest = 0
-        for r in _CYCLE:
-            need = lay >> 3 * r & 7
-            take = need if need < rest else rest
-            need -= take
-            cap = pred >> 3 * ((r + 1) % 13) & 7
-            take = need if need < cap else cap
-            short += need - take
-            rest = cap - take
-        lay0, pred12 = lay & 7, pred >> 36 & 7
-        back = lay0 if lay0 < pred12 else pred12
-        return short - back if short > back else 0
-    for parity in (0, 1):
-        rest = pred & 7 if parity else 0
-        for r in range(parity, 13, 2):
-            need = lay >> 3 * r & 7
-            take = need if need < rest else rest
-            need -= take
-            cap = pred >> 3 * r + 3 & 7 if r < 12 else 0
-            take = need if need < cap else cap
-            short += need - take
-            rest = cap - take
-    return short
+    for r in range(first, 13, 2):
+        need = fields >> 3 * r & 7
+        take = need if need < rest else rest
+        need -= take
+        cap = fields >> (3 * r + 3 if r < 12 else _CARRY) & 7
+        take = need if need < cap else cap
+        short += need - take
+        rest = cap - take
+    return short, rest
 
 
 def solve(
@@ -275,44 +272,125 @@ def _clear(
 ) -> Result:
     t = _Tables(pos)
     full, covers, covered_by = t.full, t.covers, t.covered_by
-    ranks, stock, follow, adj = t.ranks, t.stock, t.follow, t.adj
+    ranks, stock, follow = t.ranks, t.stock, t.follow
     nstock = len(stock)
-    stock_counts, wrap, blocks = t.stock_counts, t.wrap, t.blocks
+    stock_counts, wrap, blocks, gives = t.stock_counts, t.wrap, t.blocks, t.gives
     waste_count = [1 << 3 * r for r in range(13)] + [0]
+    field_of = waste_count
     jokers = pos.jokers > 0
     failed: dict[int, int] = {}
     bounds: dict[int, int] = {}
     line: list[int] = []
     nodes = 0
     check_at = min(4096, max_nodes)
+    # the two halves of the predecessor matching, cached apart: a move changes
+    # one or two ranks, so one half is usually known already
+    evens: dict[int, tuple[int, int]] = {}
+    odds: dict[int, int] = {}
+    reaches: dict[int, bool] = {}
 
-    def dfs(removed: int, free: int, sp: int, w: int, jk: int, cnt: int) -> bool:
+    def bound_of(lay: int, pred: int, extra: int) -> int:
+        """Both necessary conditions on ranks (cached per count pattern by the search).
+
+        Returns the predecessor-matching shortfall: each card on the waste is
+        covered by at most one card, so the layout cards left (``lay``, counts
+        per rank packed 3 bits each) need distinct predecessors one rank away
+        among every card that can still be on the waste before them (``pred``:
+        those layout cards that can pass the waste on to another, plus
+        ``extra``: the stock and a waste card with a free successor). The ranks form two
+        paths by parity (one cycle with wrap, cut at the King–Ace edge, which
+        can add back at most its capacity), where a greedy matching is exact.
+        Plus 256 when :func:`_unreachable` from the ranks of ``extra`` (the
+        caller applies that test only without a joker, as a joker can follow
+        anything).
+        """
+        ekey = lay & _EVEN | pred & _ODD
+        if wrap:
+            ekey |= (pred & 7) << _CARRY
+        even = evens.get(ekey)
+        if even is None:
+            even = evens[ekey] = _chain(ekey, 0, 0)
+        carry = even[1] if wrap else pred & 7
+        okey = lay & _ODD | pred & _EVEN & ~7 | carry << _CARRY
+        odd = odds.get(okey)
+        if odd is None:
+            odd = odds[okey] = _chain(okey, 1, carry)[0]
+        short = even[0] + odd
+        if wrap and short:
+            lay0, pred12 = lay & 7, pred >> 36 & 7
+            back = lay0 if lay0 < pred12 else pred12
+            short = short - back if short > back else 0
+        # the ranks present, one bit per field (each count is at most 4)
+        rkey = (lay | lay >> 1 | lay >> 2) & _LOW | ((extra | extra >> 1 | extra >> 2) & _LOW) << 39
+        cut = reaches.get(rkey)
+        if cut is None:
+            cut = reaches[rkey] = _unreachable(rkey & _LOW, rkey >> 39, wrap)
+        return short + (256 if cut else 0)
+
+    def lost(key: int, sp: int, jk: int) -> None:
+        """Record that ``key`` (lost with ``sp`` cards turned) loses with fewer jokers too.
+
+        Two dominances make one verdict cover many states. With fewer jokers a
+        state loses too. With more stock cards turned it loses too: whatever
+        the player could do with the shorter stock, the longer one allows as
+        well, by turning the extra cards (all at the front) together with the
+        first turn of the shorter line, or never if that line never turns.
+        """
+        base = key & ~(_JOKERS << 72)
+        for j in range(jk):
+            k = base | j << 72
+            known = failed.get(k)
+            if known is None or known > sp:
+                failed[k] = sp
+
+    def dfs(removed: int, free: int, sp: int, w: int, jk: int, cnt: int, pc: int) -> bool:
         nonlocal nodes, check_at
         nodes += 1
         if nodes >= check_at:
             if nodes >= max_nodes or time.perf_counter() > deadline:
                 raise _Limit
             check_at = min(nodes + 4096, max_nodes)
-        key = removed | sp << 36 | w << 42
+        playable = free & follow[w]
+        drawn = 0
+        if prune and not playable and not jk:
+            # Nothing to play and no joker: turning the stock is forced.
+            while sp < nstock:
+                w = stock[sp]
+                sp += 1
+                drawn += 1
+                playable = free & follow[w]
+                if playable:
+                    break
+            else:
+                return False
+        # The waste card matters only through the cards it lets go now: states with
+        # the same playable set are the same game (a joker is "every free card").
+        # The stock pointer is not in the key: the table keeps the fewest cards
+        # turned with which the state is known to lose (see ``lost``).
+        key = removed | playable << 36 | jk << 72
         if prune:
             known = failed.get(key)
-            if known is not None and known >= jk:
+            if known is not None and known <= sp:
                 return False
-            if jokers and not jk and w != JOKER_RANK and removed | sp << 36 | JOKER_KEY in failed:
+            if jokers and not jk and playable != free:
                 # a joker on the waste allows every move any other card allows
-                return False
-            # what can still reach the waste: the layout cards, the stock, the waste card
-            pred = cnt + stock_counts[sp] + waste_count[w]
-            ckey = cnt | pred << 39
+                known = failed.get(removed | free << 36)
+                if known is not None and known <= sp:
+                    return False
+            # what can still reach the waste: the layout cards, the stock, and the
+            # waste card unless nothing can go on it (then it is turned over unused)
+            extra = stock_counts[sp] + (waste_count[w] if playable else 0)
+            ckey = cnt | pc << 39 | extra << 78
             bound = bounds.get(ckey)
             if bound is None:
-                bound = bounds[ckey] = _bound(cnt, pred, wrap, adj)
+                bound = bounds[ckey] = bound_of(cnt, pc + extra, extra)
             if (bound & 255) > jk + (w == JOKER_RANK) or (
                 bound > 255 and not jk and w != JOKER_RANK
             ):
-                failed[key] = jk
+                failed[key] = sp  # the lookup above found nothing as strong
+                if jk:
+                    lost(key, sp, jk)
                 return False
-        playable = free & follow[w]
         if not playable:
             children: list[tuple[int, int, int]] = []
         elif playable & (playable - 1):
@@ -346,27 +424,51 @@ def _clear(
         for i, nr, nf in children:
             if nr == full:
                 line.append(i)
+                line.extend([DRAW_CODE] * drawn)
                 return True
             r = ranks[i]
-            if dfs(nr, nf, sp, r, jk, cnt - (1 << 3 * r)):
+            if prune:
+                # a child already known lost is not worth a call
+                after = nf & follow[r]
+                if after or jk:
+                    known = failed.get(nr | after << 36 | jk << 72)
+                    if known is not None and known <= sp:
+                        continue
+            if dfs(nr, nf, sp, r, jk, cnt - field_of[r], pc - gives[i]):
                 line.append(i)
+                line.extend([DRAW_CODE] * drawn)
                 return True
-        if sp < nstock and dfs(removed, free, sp + 1, stock[sp], jk, cnt):
-            line.append(DRAW_CODE)
-            return True
-        if jk and dfs(removed, free, sp, JOKER_RANK, jk - 1, cnt):
-            line.append(JOKER_CODE)
-            return True
+        if sp < nstock:
+            turned = stock[sp]
+            after = free & follow[turned]
+            known = (
+                failed.get(removed | after << 36 | jk << 72) if prune and (after or jk) else None
+            )
+            if (known is None or known > sp + 1) and dfs(
+                removed, free, sp + 1, turned, jk, cnt, pc
+            ):
+                line.extend([DRAW_CODE] * (drawn + 1))
+                return True
+        if jk:
+            known = failed.get(removed | free << 36 | (jk - 1) << 72) if prune else None
+            if known is not None and known <= sp:
+                pass
+            elif dfs(removed, free, sp, JOKER_RANK, jk - 1, cnt, pc):
+                line.append(JOKER_CODE)
+                line.extend([DRAW_CODE] * drawn)
+                return True
         if prune:
-            failed[key] = jk
+            failed[key] = sp
+            if jk:
+                lost(key, sp, jk)
         return False
 
     if each_move:
         # Every root move on its own, sharing the table: the subtrees overlap a lot.
         per_move: dict[int, str] = {}
         removed, free, w, jk = pos.removed, pos.free, t.waste, pos.jokers
-        cnt = t.counts
-        children: list[tuple[int, tuple[int, int, int, int, int, int]]] = []
+        cnt, pc = t.counts, t.givers
+        children: list[tuple[int, tuple[int, int, int, int, int, int, int]]] = []
         playable = free & follow[w] if removed != full else 0
         while playable:
             i = playable.bit_length() - 1
@@ -378,11 +480,11 @@ def _clear(
                 if not covered_by[p] & ~nr:
                     nf |= 1 << p
             r = ranks[i]
-            children.append((i, (nr, nf, 0, r, jk, cnt - (1 << 3 * r))))
+            children.append((i, (nr, nf, 0, r, jk, cnt - (1 << 3 * r), pc - t.gives[i])))
         if nstock and removed != full:
-            children.append((DRAW_CODE, (removed, free, 1, stock[0], jk, cnt)))
+            children.append((DRAW_CODE, (removed, free, 1, stock[0], jk, cnt, pc)))
         if jk and removed != full:
-            children.append((JOKER_CODE, (removed, free, 0, JOKER_RANK, jk - 1, cnt)))
+            children.append((JOKER_CODE, (removed, free, 0, JOKER_RANK, jk - 1, cnt, pc)))
         for code, args in children:
             if args[0] == full:
                 per_move[code] = WIN
@@ -399,7 +501,9 @@ def _clear(
         verdict = WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
         return Result(verdict, [], nodes, per_move=per_move)
     try:
-        won = pos.removed == full or dfs(pos.removed, pos.free, 0, t.waste, pos.jokers, t.counts)
+        won = pos.removed == full or dfs(
+            pos.removed, pos.free, 0, t.waste, pos.jokers, t.counts, t.givers
+        )
     except _Limit:
         return Result(UNKNOWN, nodes=nodes)
     line.reverse()
