@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
@@ -24,25 +23,9 @@ from pyramids.ai.arena import (
     write_plots,
 )
 from pyramids.ai.registry import UnknownAgent
+from pyramids.cli.common import console, fail, parse_options
 from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError
-
-console = Console()
-
-
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]Error:[/] {message}")
-    return typer.Exit(2)
-
-
-def _options(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise _fail(f"option {item!r} must look like name=value")
-        out[key.strip().replace("-", "_")] = value.strip()
-    return out
 
 
 def _fmt(x: float, digits: int = 1) -> str:
@@ -119,7 +102,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play seat-rotated games between agents; print win rates, scores and Elo."""
         if plot and out is None:
-            raise _fail("--plot needs --out FOLDER to write the PNG files in")
+            raise fail("--plot needs --out FOLDER to write the PNG files in")
         specs = tuple(a.strip() for a in agents.split(",") if a.strip())
         try:
             config = ArenaConfig(
@@ -128,15 +111,15 @@ def register(app: typer.Typer) -> None:
                 games=games,
                 seed=seed,
                 players=players,
-                variant=_options(option or []),
+                variant=parse_options(option or []),
             )
             config.check()
         except (PyramidsError, UnknownAgent, ValueError) as e:
-            raise _fail(str(e)) from None
+            raise fail(str(e)) from None
         if jobs < 1:
-            raise _fail("--jobs must be at least 1")
+            raise fail("--jobs must be at least 1")
         if resamples < 1:
-            raise _fail("--resamples must be at least 1")
+            raise fail("--resamples must be at least 1")
         total = len(schedule(config))
         stats = game_hooks(game).stats
         with Progress(
@@ -154,7 +137,7 @@ def register(app: typer.Typer) -> None:
             try:
                 results = run_arena(config, jobs, records, stats, advance)
             except (PyramidsError, UnknownAgent, ValueError) as e:
-                raise _fail(str(e)) from None
+                raise fail(str(e)) from None
         summary = summarize(config, results, resamples=resamples)
         console.print(summary_table(config, summary, len(results)))
         if out is not None:
@@ -169,7 +152,7 @@ def register(app: typer.Typer) -> None:
                 try:
                     written += write_plots(config, summary, results, out)
                 except RuntimeError as e:
-                    raise _fail(str(e)) from None
+                    raise fail(str(e)) from None
             console.print("wrote " + ", ".join(str(p) for p in written))
         if records is not None:
             console.print(f"records saved in {records}")

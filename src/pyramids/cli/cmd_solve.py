@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from pyramids.cli.common import console, fail
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -35,13 +35,6 @@ from pyramids.solver.board import BoardError, format_board, parse_board
 from pyramids.solver.position import Position, deal_state, position_of
 from pyramids.solver.pysol import pysol_board
 from pyramids.solver.search import DEFAULT_MAX_NODES, MODES, WIN, Result, code_to_move, solve
-
-console = Console()
-
-
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]Error:[/] {message}")
-    return typer.Exit(2)
 
 
 def line_text(layout: Layout, codes: list[int]) -> str:
@@ -122,7 +115,7 @@ def _plot(outcomes: list[Outcome], path: Path, title: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise _fail("--plot needs matplotlib: pip install 'pyramids[plot]'") from None
+        raise fail("--plot needs matplotlib: pip install 'pyramids[plot]'") from None
     fig, ax = plt.subplots(figsize=(7, 4))
     for verdict, colour in (("win", "tab:green"), ("lose", "tab:red"), ("unknown", "tab:gray")):
         values = [max(o.nodes, 1) for o in outcomes if o.verdict == verdict]
@@ -176,22 +169,22 @@ def solve_cmd(
 ) -> None:
     """Solve deals exactly: can the layout be cleared, by which line, at what cost."""
     if layout not in LAYOUTS:
-        raise _fail(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+        raise fail(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
     if mode not in MODES:
-        raise _fail(f"--mode must be one of {', '.join(MODES)}")
+        raise fail(f"--mode must be one of {', '.join(MODES)}")
     if format not in ("cards", "board"):
-        raise _fail("--format must be cards or board")
+        raise fail("--format must be cards or board")
     if board is not None:
         file, format = board, "board"
     sources = [x is not None for x in (deal, deals, file, pysol_deal)]
     if sum(sources) != 1:
-        raise _fail("give exactly one of --deal, --deals, --file/--board, --pysol-deal")
+        raise fail("give exactly one of --deal, --deals, --file/--board, --pysol-deal")
     if ((format == "board" and file is not None) or pysol_deal is not None) and layout != "golf":
-        raise _fail("board files and PySolFC deals are golf deals: use `pyramids solve golf`")
+        raise fail("board files and PySolFC deals are golf deals: use `pyramids solve golf`")
     if jokers is not None and layout != "pyramid":
-        raise _fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
+        raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
     if max_nodes < 1 or max_seconds <= 0:
-        raise _fail("--max-nodes and --max-seconds must be positive")
+        raise fail("--max-nodes and --max-seconds must be positive")
     if deals is not None:
         _solve_range(
             layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts
@@ -222,7 +215,7 @@ def solve_cmd(
             try:
                 text = file.read_text(encoding="utf-8")
             except OSError as e:
-                raise _fail(f"cannot read {file}: {e.strerror}") from None
+                raise fail(f"cannot read {file}: {e.strerror}") from None
             if format == "board":
                 pos = parse_board(text, wrap=eff_wrap)
             else:
@@ -230,10 +223,10 @@ def solve_cmd(
             state = _state_for(pos, variant)
             title = f"{layout} deal from {file}"
     except (BoardError, PyramidsError, ValueError) as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     if export_board is not None:
         if layout != "golf":
-            raise _fail("--export-board writes golf boards only")
+            raise fail("--export-board writes golf boards only")
         text = format_board(pos)
         if str(export_board) == "-":
             typer.echo(text, nl=False)
@@ -284,9 +277,9 @@ def _solve_range(
     try:
         numbers = parse_range(deals)
     except ValueError as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     if jobs < 1:
-        raise _fail("--jobs must be at least 1")
+        raise fail("--jobs must be at least 1")
     todo = [Job(layout, n, wrap, jokers, mode, max_nodes, max_seconds) for n in numbers]
     start = time.perf_counter()
     with Progress(

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from pyramids.ai.registry import AGENTS, UnknownAgent, agent_names, make_agent
+from pyramids.cli.common import console, fail, parse_options
 from pyramids.cli.play import Seat, Session, run_session
 from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError, RecordError
@@ -29,22 +29,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
-
-
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[red]Error:[/] {message}", soft_wrap=True)
-    return typer.Exit(2)
-
-
-def _parse_options(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise _fail(f"option {item!r} must look like name=value")
-        out[key.strip().replace("-", "_")] = value.strip()
-    return out
 
 
 def _new_seed() -> int:
@@ -109,11 +93,11 @@ def play_cmd(
     try:
         g = get_game(game)
     except PyramidsError as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     n = players if players is not None else max(g.min_players, min(2, g.max_players))
     if bots < 0 or bots > n:
-        raise _fail(f"--bots must be between 0 and {n}")
-    variant = _parse_options(option or [])
+        raise fail(f"--bots must be between 0 and {n}")
+    variant = parse_options(option or [])
     if face_down:
         variant["face_down"] = True
     chosen = deal if deal is not None else seed
@@ -124,7 +108,7 @@ def play_cmd(
         state = g.new(players=n, seed=chosen, **variant)
         if solvable:
             if game != "piramides":
-                raise _fail("--solvable is for piramides only")
+                raise fail("--solvable is for piramides only")
             from pyramids.solver.solvable import solvable_game
 
             state, numbers = solvable_game(chosen, state.variant)
@@ -132,7 +116,7 @@ def play_cmd(
         seats = [Seat(f"Player {i + 1}") for i in range(n - bots)]
         seats += [Seat(f"Bot {i + 1}", make_agent(agent, game)) for i in range(bots)]
     except (PyramidsError, ValueError) as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     state.names = tuple(s.name for s in seats)
     console.print(f"[bold]{g.title}[/] — seed/deal {chosen}. Type [bold]help[/] for commands.")
     session = Session(
@@ -161,7 +145,7 @@ def replay_cmd(
     try:
         final = replay_record(file)
     except RecordError as e:
-        raise _fail(f"invalid record {file}: {e}") from None
+        raise fail(f"invalid record {file}: {e}") from None
     if as_json:
         result = {
             "game": final.game.id,
@@ -212,14 +196,14 @@ def simulate_cmd(
         if len(names) == 1:
             names = names * n
         if len(names) != n:
-            raise _fail(f"--agent lists {len(names)} agents for {n} players")
+            raise fail(f"--agent lists {len(names)} agents for {n} players")
         agents = [make_agent(a, game) for a in names]
-        variant = _parse_options(option or [])
+        variant = parse_options(option or [])
         g.resolve_variant(variant)
     except (PyramidsError, UnknownAgent, ValueError) as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     if games < 1:
-        raise _fail("--games must be at least 1")
+        raise fail("--games must be at least 1")
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     hooks = game_hooks(game)
