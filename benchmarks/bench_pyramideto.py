@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from benchmarks.common import random_play_rates, report
+from benchmarks.common import cpu_moves_per_second, random_play_rates, report
 from pyramids.engine.registry import new_game
 from pyramids.engine.rng import Rng
 
@@ -23,30 +23,10 @@ def _per_second(fn: object, seconds: float = 1.0) -> float:
     return n / (time.perf_counter() - start)
 
 
-def cpu_moves_per_second(players: int, games: int = 60) -> float:
-    """Random-play moves per second of *process* CPU time.
-
-    Why beside the wall-clock figure: on a shared machine other processes
-    steal the core, and wall time then understates what the engine does.
-    """
-    rng = Rng(12345)
-    moves = 0
-    used = 0.0
-    for seed in range(games):
-        state = new_game("pyramideto", players=players, seed=seed)
-        t0 = time.process_time()
-        while not state.is_over:
-            legal = state.legal_moves()
-            state.play(legal[rng.below(len(legal))])
-            moves += 1
-        used += time.process_time() - t0
-    return moves / used
-
-
 def main() -> None:
     for players in (2, 3, 4):
         rates = random_play_rates("pyramideto", players)
-        rates["moves/s (cpu)"] = cpu_moves_per_second(players)
+        rates["moves/s (cpu)"] = cpu_moves_per_second("pyramideto", players, games=60)
         report(f"pyramideto {players}p random play", rates)
     state = new_game("pyramideto", players=4, seed=1)
     rng = Rng(3)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from benchmarks.common import random_play_rates, report
+from benchmarks.common import cpu_moves_per_second, random_play_rates, report
 from pyramids.ai.registry import make_agent
 from pyramids.engine.registry import new_game
 from pyramids.engine.rng import Rng
@@ -17,18 +17,7 @@ from pyramids.engine.rng import Rng
 
 def cpu_rates(players: int, games: int = 20) -> dict[str, float]:
     """Random-play moves per second of this process's CPU time (robust on a busy machine)."""
-    rng = Rng(12345)
-    moves = 0
-    cpu = 0.0
-    for seed in range(games):
-        state = new_game("pyramido-treasure", players=players, seed=seed)
-        t0 = time.process_time()
-        while not state.is_over:
-            legal = state.legal_moves()
-            state.play(legal[rng.below(len(legal))])
-            moves += 1
-        cpu += time.process_time() - t0
-    return {"moves/s (CPU)": moves / cpu, "moves/game": moves / games}
+    return {"moves/s (CPU)": cpu_moves_per_second("pyramido-treasure", players, games)}
 
 
 def agent_rates(agent: str, players: int, games: int = 10) -> dict[str, float]:

@@ -46,3 +46,23 @@ def report(label: str, rates: dict[str, float]) -> None:
     """Print one line of figures."""
     figures = "  ".join(f"{k} {v:,.0f}" if v >= 100 else f"{k} {v:,.1f}" for k, v in rates.items())
     print(f"   {label:<28} {figures}")
+
+
+def cpu_moves_per_second(game_id: str, players: int, games: int = 40, **variant: Any) -> float:
+    """Random-play moves per second of this process's CPU time.
+
+    Why beside the wall-clock figure: on a shared machine other processes steal
+    the core, and wall time then understates what the engine does.
+    """
+    rng = Rng(12345)
+    moves = 0
+    used = 0.0
+    for seed in range(games):
+        state = new_game(game_id, players=players, seed=seed, **variant)
+        t0 = time.process_time()
+        while not state.is_over:
+            legal = state.legal_moves()
+            state.play(legal[rng.below(len(legal))])
+            moves += 1
+        used += time.process_time() - t0
+    return moves / used

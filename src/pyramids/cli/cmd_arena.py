@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from pyramids.ai.arena import (
@@ -23,7 +22,7 @@ from pyramids.ai.arena import (
     write_plots,
 )
 from pyramids.ai.registry import UnknownAgent
-from pyramids.cli.common import console, fail, parse_options
+from pyramids.cli.common import console, fail, parse_options, progress_bar
 from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError
 
@@ -122,13 +121,7 @@ def register(app: typer.Typer) -> None:
             raise fail("--resamples must be at least 1")
         total = len(schedule(config))
         stats = game_hooks(game).stats
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-        ) as progress:
+        with progress_bar() as progress:
             task = progress.add_task(f"{game} arena", total=total)
 
             def advance(_: GameResult) -> None:

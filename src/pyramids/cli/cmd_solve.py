@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from pyramids.cli.common import console, fail
+from pyramids.cli.common import console, fail, progress_bar
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -282,13 +281,7 @@ def _solve_range(
         raise fail("--jobs must be at least 1")
     todo = [Job(layout, n, wrap, jokers, mode, max_nodes, max_seconds) for n in numbers]
     start = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"solving {layout}", total=len(todo))
         outcomes = run_jobs(todo, jobs, lambda _o: progress.advance(task))
     wall = time.perf_counter() - start

@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 console = Console()
 
@@ -29,3 +30,14 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             raise fail(f"option {item!r} must look like name=value")
         out[key.strip().replace("-", "_")] = value.strip()
     return out
+
+
+def progress_bar() -> Progress:
+    """The progress bar of long commands (simulate, arena, solve): bar, count, time left."""
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from pyramids.ai.registry import AGENTS, UnknownAgent, agent_names, make_agent
-from pyramids.cli.common import console, fail, parse_options
+from pyramids.cli.common import console, fail, parse_options, progress_bar
 from pyramids.cli.play import Seat, Session, run_session
 from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError, RecordError
@@ -210,13 +209,7 @@ def simulate_cmd(
     scores: list[list[int]] = [[] for _ in range(n)]
     wins = [0] * n
     extra: dict[str, list[float]] = {}
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"{game}", total=games)
         for k in range(games):
             state: State[Any] = g.new(players=n, seed=seed + k, **variant)
