@@ -367,3 +367,14 @@ def test_view_never_shows_the_stock_order(seed: int, agent: int, cut: int) -> No
     # two games that differ only in hidden cards look the same
     other = s.determinize(0, Rng(agent + 1))
     assert other.view(0) == s.view(0)
+
+
+def test_a_deep_copied_or_pickled_state_shows_the_same_view() -> None:
+    # The view must not depend on object identity of the layout (adapters and
+    # process pools pickle states).
+    import copy
+    import pickle
+
+    s = pyramids.new_game("piramides", seed=4)
+    assert copy.deepcopy(s).view(0) == s.view(0)
+    assert pickle.loads(pickle.dumps(s)).view(0) == s.view(0)

@@ -424,7 +424,7 @@ class PiramidesState(State[PiramidesMove]):
                 "removed": removed,
                 "free": bool(self._free >> i & 1),
             }
-            if self.layout is not PYRAMID:
+            if self.layout.name != PYRAMID.name:
                 cell["x"] = self.layout.xs[i]
             pyramid.append(cell)
         v.update(
