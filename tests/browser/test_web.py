@@ -92,7 +92,16 @@ def test_piramides_play_by_click_and_keyboard_reload_undo_and_finish(
 
 
 def _pyramideto_move(page: Any) -> None:
-    page.click("[data-piece='Lr']")
+    """Click a piece, then the table: a move to the table that is legal now.
+
+    Which one depends on what the bot did (moving a lone piece to the table
+    changes nothing, and the bot's own group may not move back), so it is read
+    from the list of legal moves that the page carries.
+    """
+    legal = page.eval_on_selector_all("button.move[data-move]", "bs => bs.map(b => b.dataset.move)")
+    to_table = [m for m in legal if m.endswith(">table")]
+    assert to_table, f"no move to the table among {legal}"
+    page.click(f"[data-piece='{to_table[0].split('>')[0]}']")
     page.click("[data-stack='table']")
 
 
