@@ -26,41 +26,59 @@ def module_of(game_id: str) -> Any:
     return importlib.import_module(f"pyramids.envs.{game_id.replace('-', '_')}_v0")
 
 
+#: (render mode, turn order): both renderings in the default order; rendering
+#: does not depend on the order, so "rotate" is checked with one of them
+RENDER_ORDERS = [("ansi", "game"), ("rgb_array", "game"), ("ansi", "rotate")]
+
+
 @pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
-@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array"])
-def test_api_test(game_id: str, players: int, render_mode: str) -> None:
-    env = module_of(game_id).env(players=players, render_mode=render_mode)
+@pytest.mark.parametrize(("render_mode", "turn_order"), RENDER_ORDERS)
+def test_api_test(game_id: str, players: int, render_mode: str, turn_order: str) -> None:
+    env = module_of(game_id).env(players=players, render_mode=render_mode, turn_order=turn_order)
     api_test(env, num_cycles=60)
     env.reset(seed=1)
     assert env.render() is not None
 
 
 @pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
-def test_seed_test(game_id: str, players: int) -> None:
-    seed_test(partial(module_of(game_id).env, players=players), num_cycles=40)
+@pytest.mark.parametrize("turn_order", ["game", "rotate"])
+def test_seed_test(game_id: str, players: int, turn_order: str) -> None:
+    seed_test(
+        partial(module_of(game_id).env, players=players, turn_order=turn_order), num_cycles=40
+    )
 
 
-#: Games in which every move passes the turn. PettingZoo's max_cycles_test counts
-#: how often each agent is selected and expects max_cycles + 1 for all of them,
-#: which cannot hold where one turn is several moves (pyramido's steps, the
-#: treasure hunt's slides); those games get test_max_cycles_truncates_every_game.
+def sampled_module(game_id: str, **kwargs: Any) -> Any:
+    """The module's ``env``/``parallel_env`` with ``kwargs`` bound, as max_cycles_test wants.
+
+    The test samples actions without masks; with several seats only the
+    "random" policy makes an illegal sample pass the turn as a real move would
+    (see the module docstring), so it is bound there.
+    """
+    module = module_of(game_id)
+    if get_game(game_id).max_players > 1:
+        kwargs["illegal_action"] = "random"
+    return types.SimpleNamespace(
+        env=partial(module.env, **kwargs), parallel_env=partial(module.parallel_env, **kwargs)
+    )
+
+
+#: Games in which every move passes the turn, so that the default "game" order
+#: selects every agent equally often, as max_cycles_test expects (max_cycles + 1
+#: selections each). In pyramido (a turn is several steps) and the treasure hunt
+#: (slides until a treasure shows) one seat is selected several times in a row;
+#: turn_order="rotate" makes the test pass for every game.
 ONE_MOVE_TURNS = [g for g in CODEC_GAMES if g in ("piramides", "pyramideto")]
 
 
 @pytest.mark.parametrize("game_id", ONE_MOVE_TURNS)
 def test_max_cycles_test(game_id: str) -> None:
-    module = module_of(game_id)
-    if get_game(game_id).max_players == 1:
-        max_cycles_test(module)  # the module as it is: an illegal action keeps the one seat
-    else:
-        # The test samples actions without masks; with several seats only the
-        # "random" policy keeps the turn order of a real game (see the module docstring).
-        max_cycles_test(
-            types.SimpleNamespace(
-                env=partial(module.env, illegal_action="random"),
-                parallel_env=partial(module.parallel_env, illegal_action="random"),
-            )
-        )
+    max_cycles_test(sampled_module(game_id))
+
+
+@pytest.mark.parametrize("game_id", CODEC_GAMES)
+def test_max_cycles_test_in_rotate_order(game_id: str) -> None:
+    max_cycles_test(sampled_module(game_id, turn_order="rotate"))
 
 
 @pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
@@ -125,8 +143,9 @@ def test_rank_rewards_are_zero_sum_at_the_end() -> None:
 
 
 @pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
-def test_max_cycles_truncates_every_game(game_id: str, players: int) -> None:
-    env = module_of(game_id).raw_env(players=players, max_cycles=3)
+@pytest.mark.parametrize("turn_order", ["game", "rotate"])
+def test_max_cycles_truncates_every_game(game_id: str, players: int, turn_order: str) -> None:
+    env = module_of(game_id).raw_env(players=players, max_cycles=3, turn_order=turn_order)
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     steps = 0
@@ -170,6 +189,9 @@ def test_bad_arguments_are_refused() -> None:
         PyramidsAECEnv("piramides", max_cycles=0)
     with pytest.raises(ValueError, match="illegal_action"):
         PyramidsAECEnv("piramides", illegal_action="ignore")
+    for make in (module_of("pyramido").env, module_of("pyramido").parallel_env):
+        with pytest.raises(ValueError, match="turn_order must be 'game' or 'rotate'"):
+            make(turn_order="seat")
 
 
 def test_module_names_follow_pettingzoo_conventions() -> None:
@@ -179,3 +201,199 @@ def test_module_names_follow_pettingzoo_conventions() -> None:
         raw = module.raw_env()
         assert raw.metadata["name"] == f"{game_id.replace('-', '_')}_v0"
         assert raw.possible_agents[0] == "player_0"
+
+
+# -- turn_order="rotate" ----------------------------------------------------------------
+
+#: games in which one seat moves several times in a row, so "rotate" order adds WAITs
+#: between its moves (in the others WAIT is at most needed before the first move)
+MULTI_STEP_TURNS = [g for g in CODEC_GAMES if g in ("pyramido", "pyramido-treasure")]
+
+
+def wait_mask(env: PyramidsAECEnv) -> np.ndarray:
+    """The mask of a waiting seat: WAIT and nothing else."""
+    mask = np.zeros(env.codec.actions.num_actions + 1, dtype=np.int8)
+    mask[env.codec.actions.num_actions] = 1
+    return mask
+
+
+def play_rotate(
+    game_id: str, players: int, seed: int, reward: str
+) -> tuple[PyramidsAECEnv, list[int], dict[str, float], int]:
+    """A whole game in "rotate" order with masked random actions, checking every step.
+
+    Returns the env, the action ids of the real moves in order, every agent's
+    reward total and the number of WAIT steps.
+    """
+    env = module_of(game_id).raw_env(
+        players=players, turn_order="rotate", reward=reward, **short(game_id)
+    )
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    wait = env.codec.actions.num_actions
+    assert env.wait_action == wait and env.action_space("player_0").n == wait + 1
+    moves: list[int] = []
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    waits = 0
+    for step, agent in enumerate(env.agent_iter(max_iter=20_000)):
+        obs, reward_, term, trunc, _ = env.last()
+        totals[agent] += reward_
+        if term or trunc:
+            env.step(None)
+            continue
+        assert agent == f"player_{step % players}"  # strictly in seat order, one step each
+        state = env.game_state
+        for other in env.possible_agents:  # every seat's mask, selected or not
+            mask = env.observe(other)["action_mask"]
+            if env._seat[other] == state.current_player:
+                assert mask[wait] == 0 and mask[:wait].any()
+                assert (mask[:wait] == env.codec.actions.mask(state)).all()
+            else:
+                assert (mask == wait_mask(env)).all()
+        if env._seat[agent] == state.current_player:
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            moves.append(action)
+        else:
+            action, ply = wait, state.ply
+            waits += 1
+        env.step(action)
+        assert not env.infos[agent]["illegal_action"]
+        if action == wait:
+            assert env.game_state.ply == ply
+            assert all(r == 0.0 for r in env.rewards.values())  # WAIT earns nothing
+    assert env.game_state.is_over
+    return env, moves, totals, waits
+
+
+def play_game_order(
+    game_id: str, players: int, seed: int, reward: str, actions: list[int]
+) -> tuple[PyramidsAECEnv, dict[str, float]]:
+    """The same deal in the default order, playing ``actions`` one per step."""
+    env = module_of(game_id).raw_env(players=players, reward=reward, **short(game_id))
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    todo = iter(actions)
+    for agent in env.agent_iter(max_iter=20_000):
+        _, reward_, term, trunc, _ = env.last()
+        totals[agent] += reward_
+        env.step(None if term or trunc else next(todo))
+    assert next(todo, None) is None
+    return env, totals
+
+
+@pytest.mark.parametrize("game_id", MULTI_STEP_TURNS)
+@pytest.mark.parametrize("reward", ["score", "rank"])
+def test_rotate_order_selects_each_agent_once_per_cycle_and_plays_the_same_game(
+    game_id: str, reward: str
+) -> None:
+    players = 3
+    rotate, moves, totals, waits = play_rotate(game_id, players, seed=7, reward=reward)
+    # WAITs really happen between one seat's moves (not only before the first move)
+    assert waits > players
+    state = rotate.game_state
+    same, same_totals = play_game_order(game_id, players, seed=7, reward=reward, actions=moves)
+    assert same.game_state.moves_played() == state.moves_played()
+    assert same.game_state.scores() == state.scores()
+    assert totals == same_totals
+    if reward == "score":
+        assert [totals[a] for a in rotate.possible_agents] == [float(s) for s in state.scores()]
+    else:
+        assert abs(sum(totals.values())) < 1e-9
+        assert all(totals[f"player_{s}"] == max(totals.values()) for s in state.winners())
+
+
+def rotate_env_at_a_wait(illegal_action: str) -> PyramidsAECEnv:
+    """A 2-player pyramido env in "rotate" order whose selected seat must WAIT."""
+    env = module_of("pyramido").raw_env(
+        players=2, turn_order="rotate", illegal_action=illegal_action, illegal_reward=-2.0
+    )
+    env.reset(seed=11)
+    while env._seat[env.agent_selection] == env.game_state.current_player:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    return env
+
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "random"])
+def test_rotate_order_a_waiting_seat_that_moves_is_penalized_and_changes_nothing(
+    illegal_action: str,
+) -> None:
+    env = rotate_env_at_a_wait(illegal_action)
+    waiter = env.agent_selection
+    view, ply = env.game_state.view(None), env.game_state.ply
+    env.step(0)  # a real move's id, but not this seat's turn
+    assert env.rewards[waiter] == -2.0 and env.infos[waiter]["illegal_action"]
+    assert env.game_state.view(None) == view and env.game_state.ply == ply
+    if illegal_action == "penalize":
+        assert env.agent_selection == waiter  # it must still WAIT
+        env.step(env.wait_action)
+        assert env.rewards[waiter] == 0.0 and not env.infos[waiter]["illegal_action"]
+    # "random" took the only legal action, WAIT, in its place: the turn moved on
+    assert env.agent_selection != waiter
+    assert env.game_state.view(None) == view
+
+
+@pytest.mark.parametrize("illegal_action", ["penalize", "random"])
+def test_rotate_order_the_mover_may_not_wait(illegal_action: str) -> None:
+    env = rotate_env_at_a_wait(illegal_action)
+    env.step(env.wait_action)
+    mover = env.agent_selection
+    assert env._seat[mover] == env.game_state.current_player
+    seat, ply, before = env._seat[mover], env.game_state.ply, env.game_state.scores()
+    env.step(env.wait_action)
+    gain = env.game_state.scores()[seat] - before[seat]  # from the move played instead
+    assert env.rewards[mover] == -2.0 + gain and env.infos[mover]["illegal_action"]
+    if illegal_action == "penalize":
+        assert env.agent_selection == mover and env.game_state.ply == ply
+    else:  # a random legal move was played instead
+        assert env.game_state.ply == ply + 1
+
+
+def test_rotate_order_parallel_env_plays_one_move_per_step_to_the_end() -> None:
+    game_id, players = "pyramido-treasure", 3
+    par = module_of(game_id).parallel_env(players=players, turn_order="rotate", **short(game_id))
+    observations, _ = par.reset(seed=4)
+    aec = par.aec
+    wait = aec.wait_action
+    rng = np.random.default_rng(4)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    with pytest.raises(ValueError, match="every live agent"):
+        par.step({a: wait for a in par.agents if a != "player_2"})
+    for _ in range(2_000):
+        if not par.agents:
+            break
+        ply = aec.game_state.ply
+        actions = {
+            a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in par.agents
+        }
+        assert sum(action != wait for action in actions.values()) == 1  # one mover
+        observations, rewards, _, _, infos = par.step(actions)
+        assert aec.game_state.ply == ply + 1
+        assert not any(info["illegal_action"] for info in infos.values())
+        for a, r in rewards.items():
+            totals[a] += r
+    state = aec.game_state
+    assert state.is_over
+    assert [totals[a] for a in par.possible_agents] == [float(s) for s in state.scores()]
+
+
+def test_rotate_order_parallel_env_judges_every_action() -> None:
+    par = module_of("pyramido").parallel_env(players=2, turn_order="rotate")
+    observations, _ = par.reset(seed=3)
+    aec = par.aec
+    mover = f"player_{aec.game_state.current_player}"
+    waiter = next(a for a in par.agents if a != mover)
+    move = int(np.flatnonzero(observations[mover]["action_mask"])[0])
+    _, rewards, _, _, infos = par.step({mover: move, waiter: move})
+    assert aec.game_state.ply == 1  # the mover's move stands
+    assert infos[waiter]["illegal_action"] and rewards[waiter] == -1.0
+    assert not infos[mover]["illegal_action"]
+
+
+def test_rotate_order_parallel_env_truncates_after_max_cycles_steps() -> None:
+    par = module_of("pyramido").parallel_env(players=3, max_cycles=3, turn_order="rotate")
+    observations, _ = par.reset(seed=8)
+    for step in range(3):
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+        observations, _, _, truncations, _ = par.step(actions)
+        assert all(truncations.values()) == (step == 2)
+    assert par.agents == []

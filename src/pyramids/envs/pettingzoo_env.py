@@ -5,25 +5,52 @@ Agents are named ``player_0 .. player_{n-1}`` after the seats. Choices, and why:
 * **Observations** are dicts ``{"observation": float32 vector, "action_mask":
   int8 vector}``, PettingZoo's convention for board and card games. The vector
   comes from ``view(seat)`` through the game's codec, so nothing hidden from
-  the seat can leak; the mask is all zeros for a seat that is not to move.
+  the seat can leak. The mask marks the legal action ids of the seat to move;
+  another seat's mask is all zeros (``WAIT`` only in ``"rotate"`` order).
+* **Turn order**: ``turn_order="game"`` (default) selects the seat the game
+  says is to move, so in Pyramido (a turn is several steps) and the treasure
+  hunt (a turn is a run of slides) one agent is selected several times in a
+  row. ``turn_order="rotate"`` selects the agents strictly in seat order,
+  ``player_0 .. player_{n-1}`` and round again (from ``player_0`` whoever
+  starts the game), one step each, in every game: the seat the game says is
+  to move plays a real move, every other selected seat has one legal action,
+  ``WAIT``, which changes nothing. ``WAIT`` is the extra action id
+  ``num_actions`` (the action space grows to ``Discrete(num_actions + 1)``);
+  the mask shows only ``WAIT`` to a waiting seat and never to the mover. This
+  is the "every agent acts once per cycle" shape that PettingZoo's
+  ``max_cycles_test`` and many multi-agent training loops assume. The game
+  itself does not change: the movers' actions, played in ``"game"`` order
+  from the same seed, give the same game.
 * **Rewards**: ``reward="score"`` (default) gives every seat the change of
   its score at each step; ``reward="rank"`` gives 0 until the end and then the
   pairwise rank utility of :mod:`pyramids.envs.utility` (winning is what
-  counts in a multiplayer game).
+  counts in a multiplayer game). A ``WAIT`` scores nothing, so the rewards of
+  a game add up to the same totals in both turn orders.
 * **An illegal action** (masked out) gets ``illegal_reward`` (default -1) and
   ``info["illegal_action"]``. With ``illegal_action="penalize"`` (default) it
-  changes nothing and the same seat stays to move; with ``"random"`` a
-  uniformly random legal move is played in its place, so that a sampler that
-  ignores masks (PettingZoo's ``max_cycles_test`` does) still sees the seats
-  take turns as in a real game.
+  changes nothing and the same seat stays selected (in ``"rotate"`` order
+  too: a waiting seat that sends a move is asked again until it sends
+  ``WAIT``); with ``"random"`` a uniformly random legal action is taken in
+  its place, so that a sampler that ignores masks (PettingZoo's
+  ``max_cycles_test`` does) still sees the seats take turns as in a real
+  game. For a waiting seat in ``"rotate"`` order the only legal action is
+  ``WAIT``, so under ``"random"`` any other action it sends is penalized and
+  counts as ``WAIT`` (the turn moves on, the game does not); for the mover,
+  ``WAIT`` is illegal like any masked-out id.
 * **max_cycles**: the game is truncated for everyone once ``max_cycles``
-  steps per seat (``max_cycles * players`` steps in all) have been taken; in
-  the parallel API, after ``max_cycles`` parallel steps.
+  steps per seat (``max_cycles * players`` steps in all, ``WAIT`` steps
+  included) have been taken; in the parallel API, after ``max_cycles``
+  parallel steps.
 * **Rendering**: ``ansi`` is the terminal picture of the spectator view;
   ``rgb_array`` the codec's numpy raster of the same view (no SVG library is
   needed; see ``docs/adapters.md``).
-* **Parallel API**: :func:`parallel_env` wraps the AEC env so that each
-  parallel step is one move: only the action of the seat to move is used.
+* **Parallel API**: :func:`parallel_env` plays one move per parallel step.
+  In ``"game"`` order only the action of the seat to move is used; in
+  ``"rotate"`` order every live agent must send one: the mover's is the move,
+  every other seat's must be ``WAIT`` (checked like any action). A parallel
+  step is not a whole AEC cycle because all its actions are chosen from the
+  observations before it: a seat that became the mover halfway through a
+  cycle would have chosen from a mask that offered it only ``WAIT``.
 """
 
 from __future__ import annotations
@@ -53,6 +80,10 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
+#: the values of the ``turn_order`` option (see the module docstring)
+TURN_ORDERS = ("game", "rotate")
+
+
 class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
     """A game of Pyramids as a PettingZoo AEC environment."""
 
@@ -71,6 +102,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         reward: str = "score",
         illegal_reward: float = -1.0,
         illegal_action: str = "penalize",
+        turn_order: str = "game",
         render_mode: str | None = None,
         **variant: Any,
     ) -> None:
@@ -79,6 +111,8 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(
                 f"illegal_action must be 'penalize' or 'random', not {illegal_action!r}"
             )
+        if turn_order not in TURN_ORDERS:
+            raise ValueError(f"turn_order must be 'game' or 'rotate', not {turn_order!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
@@ -94,6 +128,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         self.variant = dict(variant)
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
+        self.turn_order = turn_order
         self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -102,20 +137,25 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         #: steps after which the game is truncated (the parallel API counts differently)
         self.step_limit = max_cycles * len(self.possible_agents)
         n = self.codec.actions.num_actions
+        #: the id of ``WAIT`` in ``"rotate"`` order (one past the codec's ids), else None
+        self.wait_action: int | None = n if turn_order == "rotate" else None
+        size = n if self.wait_action is None else n + 1
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
                     0.0, 1.0, shape=self.codec.observations.shape, dtype=np.float32
                 ),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self._np_random, _ = seeding.np_random(None)
         self._state: State[Any] | None = None
         self._steps = 0
+        #: the seat selected next in "rotate" order
+        self._turn = 0
 
     # -- spaces -----------------------------------------------------------------------
 
@@ -134,13 +174,19 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
+    def _waiting(self, seat: int) -> bool:
+        """Whether ``seat`` may only ``WAIT`` now ("rotate" order, game on, not its move)."""
+        state = self.game_state
+        return self.wait_action is not None and not state.is_over and state.current_player != seat
+
     def observe(self, agent: str) -> Obs:
         state = self.game_state
         seat = self._seat[agent]
-        if state.current_player == seat:
-            mask = self.codec.actions.mask(state).astype(np.int8)
-        else:
-            mask = np.zeros(self.codec.actions.num_actions, dtype=np.int8)
+        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        if self.wait_action is not None and self._waiting(seat):
+            mask[self.wait_action] = 1
+        elif state.current_player == seat:
+            mask[: self.codec.actions.num_actions] = self.codec.actions.mask(state)
         return {
             "observation": self.codec.observations.encode(state.view(seat)),
             "action_mask": mask,
@@ -154,58 +200,139 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             deal = int(self._np_random.integers(0, 2**32))
         self._state = self.game.new(players=self.codec.players, seed=int(deal), **self.variant)
         self._steps = 0
+        self._turn = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._select()
+        self._select(passed=False)
 
-    def _select(self) -> None:
+    def _select(self, passed: bool) -> None:
+        """Point ``agent_selection`` at the next agent to act.
+
+        ``passed`` says whether the step just taken counts (a legal action, or
+        an illegal one replaced under ``"random"``): in ``"rotate"`` order only
+        then does the selection move on to the next seat.
+        """
+        if self.wait_action is not None:
+            if passed:
+                self._turn = (self._turn + 1) % len(self.possible_agents)
+            self.agent_selection = self.possible_agents[self._turn]
+            return
         player = self.game_state.current_player
         if player is not None:
             self.agent_selection = self.possible_agents[player]
+
+    def _is_wait(self, action: Any) -> bool:
+        """Whether ``action`` is the ``WAIT`` id (an integer, as the codecs require)."""
+        if isinstance(action, np.integer):
+            action = int(action)
+        return (
+            self.wait_action is not None
+            and isinstance(action, int)
+            and not isinstance(action, bool)
+            and action == self.wait_action
+        )
+
+    def _act(self, seat: int, action: Any) -> bool:
+        """Take ``action`` for ``seat``, adding what it earns to ``self.rewards``.
+
+        Returns whether the action counts as taken (legal, or replaced under the
+        ``"random"`` policy). Touches neither the selection nor the step count,
+        so the AEC :meth:`step` and the parallel API can share it.
+        """
+        state = self.game_state
+        agent = self.possible_agents[seat]
+        if self._waiting(seat):
+            # the only legal action is WAIT, which changes nothing; "random"
+            # takes the one legal action in place of an illegal one: WAIT again
+            legal = self._is_wait(action)
+        else:
+            legal = False  # WAIT, or an id the codec cannot read, or an illegal move
+            if not self._is_wait(action):
+                try:
+                    move = self.codec.actions.decode(state, action)
+                    legal = move in state.legal_moves()
+                except ValueError:
+                    pass
+            if not legal and self.illegal_action == "random":
+                moves = state.legal_moves()
+                move = moves[int(self._np_random.integers(len(moves)))]
+            if legal or self.illegal_action == "random":
+                self._play(move)
+        if not legal:
+            self.rewards[agent] += self.illegal_reward
+            self.infos[agent] = {"illegal_action": True}
+        return legal or self.illegal_action == "random"
+
+    def _play(self, move: Any) -> None:
+        """Play a legal ``move`` and add the rewards it brings to ``self.rewards``."""
+        state = self.game_state
+        before = state.scores()
+        state.play(move)
+        if self.reward_kind == "score":
+            after = state.scores()
+            for s, a in enumerate(self.possible_agents):
+                self.rewards[a] += float(after[s] - before[s])
+        if state.is_over:
+            if self.reward_kind == "rank":
+                for a, u in zip(
+                    self.possible_agents, pairwise_utility(state.ranking()), strict=True
+                ):
+                    self.rewards[a] += u
+            self.terminations = dict.fromkeys(self.agents, True)
+
+    def _begin_step(self) -> None:
+        """Clear the rewards and infos of the last step and count this one."""
+        self._clear_rewards()
+        self._steps += 1
+        for a in self.agents:
+            self.infos[a] = {"illegal_action": False}
+
+    def _check_truncation(self) -> None:
+        if self._steps >= self.step_limit and not self.game_state.is_over:
+            self.truncations = dict.fromkeys(self.agents, True)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.game_state
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._steps += 1
-        try:
-            move = self.codec.actions.decode(state, action)
-            legal = move in state.legal_moves()
-        except ValueError:
-            legal = False
-        for a in self.agents:
-            self.infos[a] = {"illegal_action": False}
-        if not legal and self.illegal_action == "random":
-            moves = state.legal_moves()
-            move = moves[int(self._np_random.integers(len(moves)))]
-        if legal or self.illegal_action == "random":
-            before = state.scores()
-            state.play(move)
-            if self.reward_kind == "score":
-                after = state.scores()
-                for s, a in enumerate(self.possible_agents):
-                    self.rewards[a] = float(after[s] - before[s])
-            if state.is_over:
-                if self.reward_kind == "rank":
-                    for a, u in zip(
-                        self.possible_agents, pairwise_utility(state.ranking()), strict=True
-                    ):
-                        self.rewards[a] = u
-                self.terminations = dict.fromkeys(self.agents, True)
-        if not legal:
-            self.rewards[agent] += self.illegal_reward
-            self.infos[agent] = {"illegal_action": True}
-        if self._steps >= self.step_limit and not state.is_over:
-            self.truncations = dict.fromkeys(self.agents, True)
-        self._select()
+        self._begin_step()
+        passed = self._act(self._seat[agent], action)
+        self._check_truncation()
+        self._select(passed)
+        self._accumulate_rewards()
+
+    def step_all(self, actions: dict[str, Any]) -> None:
+        """One parallel step in ``"rotate"`` order: every live agent's action at once.
+
+        The waiting seats' actions are checked first (only ``WAIT`` is legal,
+        and it changes nothing), then the mover's action is taken, so every
+        action is judged against the state its agent observed. Counts as one
+        step towards ``step_limit``; the AEC selection is not used.
+        """
+        if self.wait_action is None:
+            raise RuntimeError("step_all is for turn_order='rotate'")
+        live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+        if not live:
+            raise ValueError("the game has ended: call reset() first")
+        missing = [a for a in live if a not in actions]
+        if missing:
+            raise ValueError(
+                f"turn_order='rotate': every live agent acts each step; no action from {missing}"
+            )
+        self._begin_step()
+        waiting = [a for a in live if self._waiting(self._seat[a])]
+        for a in waiting:
+            self._act(self._seat[a], actions[a])
+        for a in live:
+            if a not in waiting:
+                self._act(self._seat[a], actions[a])
+        self._check_truncation()
         self._accumulate_rewards()
 
     def render(self) -> str | ImageArray | None:
@@ -225,9 +352,13 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
 class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
     """The parallel API over a turn-based game: one move per parallel step.
 
-    Every live agent may send an action; only the one of the seat to move is
-    played (the others are ignored, since it is not their turn), which keeps
-    the parallel and AEC views of a game step for step the same.
+    In ``"game"`` order every live agent may send an action; only the one of
+    the seat to move is played (the others are ignored, since it is not their
+    turn), which keeps the parallel and AEC views of a game step for step the
+    same. In ``"rotate"`` order every live agent must send an action: the
+    mover's is played, the others must be ``WAIT`` (see
+    :meth:`PyramidsAECEnv.step_all`). Either way the game is truncated after
+    ``max_cycles`` parallel steps.
     """
 
     def __init__(self, aec: PyramidsAECEnv) -> None:
@@ -259,10 +390,13 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        mover = self.aec.agent_selection
-        if mover not in actions:
-            raise ValueError(f"{mover} is to move but sent no action")
-        self.aec.step(actions[mover])
+        if self.aec.wait_action is not None:
+            self.aec.step_all(actions)
+        else:
+            mover = self.aec.agent_selection
+            if mover not in actions:
+                raise ValueError(f"{mover} is to move but sent no action")
+            self.aec.step(actions[mover])
         agents = list(self.agents)
         observations = {a: self.aec.observe(a) for a in agents}
         rewards = {a: float(self.aec.rewards[a]) for a in agents}
@@ -282,7 +416,12 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
 def make_env_functions(
     game_id: str,
 ) -> tuple[Callable[..., Any], Callable[..., PyramidsAECEnv], Callable[..., TurnParallelEnv]]:
-    """``env``, ``raw_env`` and ``parallel_env`` for a per-game module (``piramides_v0``)."""
+    """``env``, ``raw_env`` and ``parallel_env`` for a per-game module (``piramides_v0``).
+
+    All three take the keyword arguments of :class:`PyramidsAECEnv`
+    (``players``, ``max_cycles``, ``reward``, ``illegal_reward``,
+    ``illegal_action``, ``turn_order``, ``render_mode`` and variant options).
+    """
 
     def raw_env(**kwargs: Any) -> PyramidsAECEnv:
         """The bare AEC environment (keyword arguments as :class:`PyramidsAECEnv`)."""

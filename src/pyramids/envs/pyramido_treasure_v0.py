@@ -1,6 +1,9 @@
 """The treasure hunt (``pyramido-treasure``) as a PettingZoo AEC environment.
 
-2-5 agents: ``players=`` picks how many.
+2-5 agents: ``players=`` picks how many. A turn is a run of slides by the same
+seat, so by default one agent is selected several times in a row;
+``turn_order="rotate"`` selects the agents in seat order, one step each, the
+others answering ``WAIT`` (see :mod:`pyramids.envs.pettingzoo_env`).
 
 >>> from pyramids.envs import pyramido_treasure_v0
 >>> env = pyramido_treasure_v0.env(players=3)

@@ -1,6 +1,9 @@
 """Pyramido as a PettingZoo AEC environment: one action per step of a turn.
 
-2-4 agents: ``players=`` picks how many.
+2-4 agents: ``players=`` picks how many. A turn is several steps by the same
+seat, so by default one agent is selected several times in a row;
+``turn_order="rotate"`` selects the agents in seat order, one step each, the
+others answering ``WAIT`` (see :mod:`pyramids.envs.pettingzoo_env`).
 
 >>> from pyramids.envs import pyramido_v0
 >>> env = pyramido_v0.env(players=3)
