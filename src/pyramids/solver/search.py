@@ -37,12 +37,18 @@ Two modes, one idea: depth-first search over compact states.
   stock and joker costs, clearing bonus; golf's own score for golf) by
   memoised search over states that also carry the run length.
 
+For the pyramid, clear mode hands the round to :mod:`.layers` after a short
+depth-first try: a breadth-first sweep over the stock's layers that visits
+each state once and never depends on the move order; it decides the slowest
+lost rounds several times faster (``LAYERED``; ``docs/performance.md``).
+
 Both stop at a node or time limit and then answer ``unknown`` rather than
 guess.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from dataclasses import dataclass, field
@@ -55,6 +61,7 @@ from pyramids.games.piramides.game import (
     RUN_STEP,
     STOCK_PENALTY,
 )
+from pyramids.solver.layers import LayerLimit, clear_by_layers
 from pyramids.solver.position import JOKER, Position
 
 #: move codes in a solver line: a position index, or these two
@@ -71,6 +78,13 @@ DEFAULT_MAX_NODES = 2_000_000
 DEFAULT_MAX_SECONDS = 60.0
 
 MODES = ("clear", "score")
+
+#: layouts whose clear mode sweeps by layers (:mod:`.layers`): the pyramid has only
+#: 1,430 removable sets, so a sweep of them all is cheap; the peaks and golf have far
+#: more, and a depth-first search with pruning finds their wins much sooner
+LAYERED = frozenset({"pyramid"})
+#: depth-first nodes tried before the sweep (a winnable round is often found in fewer)
+QUICK_NODES = 1_000
 
 
 @dataclass
@@ -254,17 +268,42 @@ def solve(
     start = time.perf_counter()
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
+    # The search makes many small tuples and no reference cycles; the cyclic
+    # collector would only walk them again and again (pauses of tens of ms).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        if mode == "clear":
+        if mode == "clear" and prune and not each_move and pos.layout.name in LAYERED:
+            result = _clear_layered(pos, max_nodes, start + max_seconds)
+        elif mode == "clear":
             result = _clear(pos, max_nodes, start + max_seconds, prune, each_move)
         else:
             golf = pos.layout.name == "golf" if golf_score is None else golf_score
             result = _score(pos, max_nodes, start + max_seconds, golf)
     finally:
         sys.setrecursionlimit(limit)
+        if collecting:
+            gc.enable()
     result.seconds = time.perf_counter() - start
     result.mode = mode
     return result
+
+
+def _clear_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
+    """Clear mode for the layouts in :data:`LAYERED`: a short depth-first try, then layers.
+
+    Many winnable rounds fall to the depth-first search within a few hundred
+    nodes; the rest, and every lost round, go to :func:`.layers.clear_by_layers`,
+    whose cost does not depend on luck in the move order.
+    """
+    quick = _clear(pos, min(QUICK_NODES, max_nodes), deadline, True)
+    if quick.verdict != UNKNOWN or quick.nodes >= max_nodes:
+        return quick
+    try:
+        won, line, nodes = clear_by_layers(pos, max_nodes - quick.nodes, deadline)
+    except LayerLimit:
+        return Result(UNKNOWN, nodes=max_nodes)
+    return Result(WIN if won else LOSE, line, quick.nodes + nodes)
 
 
 def _clear(

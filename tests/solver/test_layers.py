@@ -1,0 +1,140 @@
+"""The layered clear-mode sweep (pyramid rounds): same verdicts, lines that replay."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramids.engine.rng import Rng
+from pyramids.games.piramides.cards import shuffled_deck
+from pyramids.games.piramides.layout import pyramid_layout
+from pyramids.solver.layers import LayerLimit, clear_by_layers
+from pyramids.solver.position import Position, deal_position, deal_state, position_of
+from pyramids.solver.search import (
+    JOKER_CODE,
+    LOSE,
+    QUICK_NODES,
+    UNKNOWN,
+    WIN,
+    _clear,
+    code_to_move,
+    solve,
+)
+from tests.solver.helpers import brute_force, replay_score, small
+
+NO_DEADLINE = float("inf")
+
+
+def _position(seed: int) -> Position:
+    """A small pyramid with ranks from a narrow window, a long stock and 0-2 jokers."""
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    low, width = rng.below(13), 4 + rng.below(7)
+    deck = [card for card in deck if (card % 13 - low) % 13 < width]
+    layout = pyramid_layout(3 + rng.below(3))
+    n = layout.size
+    stock = tuple(deck[n + 1 : n + 1 + rng.below(16)])
+    return Position(
+        layout, tuple(deck[:n]), deck[n], stock, wrap=rng.below(2) == 0, jokers=rng.below(3)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sweep_agrees_with_the_depth_first_search_and_its_lines_clear(seed: int) -> None:
+    # The depth-first search is checked against brute force in test_search.py; it is
+    # the reference here because brute force is too slow for stocks this long.
+    pos = _position(seed)
+    won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
+    assert won == (_depth_first(pos) == WIN)
+    if won:
+        assert replay_score(pos, line)[1]  # every move legal, and the board is cleared
+    else:
+        assert line == []
+
+
+def _depth_first(pos: Position) -> str:
+    """The depth-first verdict (``solve`` itself would hand a pyramid to the sweep)."""
+    return _clear(pos, 10**9, NO_DEADLINE, True).verdict
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_sweep_agrees_with_brute_force_on_tiny_pyramids(seed: int) -> None:
+    pos = _position(seed)
+    pos = replace(
+        pos,
+        layout=pyramid_layout(3),
+        cards=pos.cards[:6],
+        stock=pos.stock[:6],
+    )
+    assert clear_by_layers(pos, 10**9, NO_DEADLINE)[0] == brute_force(pos)[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), played=st.integers(0, 12))
+def test_sweep_from_mid_round_positions(seed: int, played: int) -> None:
+    # Start from a position part-way through a real deal, the waste possibly a joker.
+    state = deal_state("pyramid", seed % 5000 + 1)
+    rng = Rng(seed)
+    for _ in range(played):
+        moves = state.legal_moves()
+        if state.is_over or not moves:
+            break
+        state.play(moves[rng.below(len(moves))])
+    if state.is_over or state.round != 1:
+        return
+    pos = position_of(state)
+    won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
+    dfs = solve(pos, max_nodes=3_000_000)
+    assert dfs.verdict != UNKNOWN
+    assert won == (dfs.verdict == WIN)
+    if won:
+        s = state.copy()
+        for code in line:
+            s.play(code_to_move(code))
+        assert s.round_scores()[0].cleared
+
+
+# Deals whose verdict the depth-first search does not reach within QUICK_NODES, so
+# that ``solve`` really hands them to the sweep: two winnable, two lost.
+SWEPT = {78: WIN, 20: LOSE, 284: LOSE, 58: WIN}
+
+
+@pytest.mark.parametrize(("deal", "verdict"), sorted(SWEPT.items()))
+def test_real_rounds_through_solve_use_the_sweep_and_replay(deal: int, verdict: str) -> None:
+    pos = deal_position("pyramid", deal)
+    assert solve(pos, max_nodes=QUICK_NODES).verdict == UNKNOWN  # the quick try is not enough
+    r = solve(pos)
+    assert r.verdict == verdict and r.nodes > QUICK_NODES
+    state = deal_state("pyramid", deal)
+    for move in r.moves():
+        state.play(move)  # raises if the engine disagrees
+    assert (verdict == WIN) == (state.is_over or state.round > 1)
+    if verdict == WIN:
+        assert state.round_scores()[0].cleared
+
+
+def test_limits_give_unknown() -> None:
+    pos = deal_position("pyramid", 20)
+    with pytest.raises(LayerLimit):
+        clear_by_layers(pos, 100, NO_DEADLINE)
+    with pytest.raises(LayerLimit):
+        clear_by_layers(pos, 10**9, time.perf_counter() - 1)
+    r = solve(pos, max_nodes=QUICK_NODES + 100)
+    assert r.verdict == UNKNOWN and r.line == []
+
+
+def test_a_cleared_board_and_a_board_needing_two_jokers() -> None:
+    pos = small("AS 2S 3S 4S 5S 6S", "7S")
+    assert clear_by_layers(replace(pos, removed=0b111111), 10, NO_DEADLINE) == (True, [], 0)
+    # A1 / B1 B2 / C1 C2 C3 = 3 / 2 T / 4 5 9 on a waste 3: 4 and 5 go; the 9 needs a
+    # joker (the T is under it), and so does the 2 (the other 3 is under it)
+    pos = small("3S 2D TH 4C 5D 9S", "3H", jokers=2)
+    won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
+    assert won and line.count(JOKER_CODE) == 2 and replay_score(pos, line)[1]
+    assert not clear_by_layers(replace(pos, jokers=1), 10**9, NO_DEADLINE)[0]
