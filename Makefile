@@ -7,10 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test lint typecheck bench clean
 
-$(STAMP): pyproject.toml
+# Makefile too: a change to the install line (a new extra) reinstalls existing venvs.
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,openspiel,pysol]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,openspiel,pysol,postgres]'
 	touch $(STAMP)
 
 play: $(STAMP)

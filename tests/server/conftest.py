@@ -22,14 +22,18 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """uvicorn serving :func:`create_app` in a background thread."""
+    """uvicorn serving :func:`create_app` in a background thread.
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    ``db`` is a SQLite file, or a database URL as a string (the PostgreSQL tests).
+    """
+
+    def __init__(self, db: Path | str, bot_delay: float = 0.0) -> None:
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            create_app(f"sqlite:///{db}", bot_delay=bot_delay),
+            create_app(url, bot_delay=bot_delay),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

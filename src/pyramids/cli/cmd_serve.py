@@ -36,10 +36,18 @@ def register(app: typer.Typer) -> None:
         try:  # fail here with one clear line rather than in the server's start-up
             Store(database_url).close()
         except (StorageError, ArgumentError, OperationalError, ModuleNotFoundError) as e:
-            typer.echo(f"Error: cannot use the database {database_url}: {e}", err=True)
+            # the driver's own words without SQLAlchemy's SQL/link lines, and its hints
+            # ("Is the server running...?") joined in: the error stays one line
+            reason = e.orig if isinstance(e, OperationalError) and e.orig is not None else e
+            detail = " ".join(str(reason).split())
+            shown = _without_password(database_url)
+            typer.echo(f"Error: cannot use the database {shown}: {detail}", err=True)
             raise typer.Exit(2) from None
 
-        typer.echo(f"Pyramids: open http://{host}:{port}/ in a browser (database {database_url})")
+        typer.echo(
+            f"Pyramids: open http://{host}:{port}/ in a browser"
+            f" (database {_without_password(database_url)})"
+        )
         uvicorn.run(
             create_app(database_url, bot_delay=bot_delay),
             host=host,
@@ -50,3 +58,14 @@ def register(app: typer.Typer) -> None:
             # costs more CPU than it saves (measured: zlib was a tenth of the server's time).
             ws_per_message_deflate=False,
         )
+
+
+def _without_password(url: str) -> str:
+    """The database URL as printed: a password in it is shown as ``***``."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url

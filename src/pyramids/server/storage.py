@@ -15,6 +15,7 @@ same SQLAlchemy Core tables.
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 import time
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Connection,
@@ -45,13 +47,16 @@ from sqlalchemy.engine import make_url
 
 metadata = MetaData()
 
+_log = logging.getLogger("pyramids.server")
+
 rooms_table = Table(
     "rooms",
     metadata,
     Column("id", String(32), primary_key=True),
     Column("game", String(64), nullable=False),
     Column("variant", Text, nullable=False),
-    Column("seed", Integer, nullable=False),
+    # 64-bit: the API accepts seeds below 2**63 and PostgreSQL's INTEGER holds only 32 bits
+    Column("seed", BigInteger, nullable=False),
     Column("players", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("over", Boolean, nullable=False, default=False),
@@ -382,7 +387,14 @@ class Writer:
                 for item in batch:
                     self._commit([item])
                 return
-            err = exc if isinstance(exc, StorageError) else StorageError(f"write failed: {exc}")
+            if isinstance(exc, StorageError):
+                err = exc
+            else:
+                # The driver's message quotes the SQL and its parameters (a room's seed
+                # among them), so it goes to the server log only; clients get the kind.
+                _log.error("database write failed: %s", exc)
+                err = StorageError(f"the database refused the write ({type(exc).__name__})")
+                err.__cause__ = exc  # for the server's own code and tests
             if not batch[0][1].cancelled():
                 batch[0][1].set_exception(err)
             return
