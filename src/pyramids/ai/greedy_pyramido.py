@@ -36,6 +36,40 @@ def _best_gem_score(state: PyramidoState, p: int) -> int:
     return max(_after(state, m).floor_score(p).total for m in state.legal_moves())
 
 
+def rank_placements(
+    state: PyramidoState, p: int, moves: list[PyramidoMove], keep: int
+) -> list[PyramidoMove]:
+    """Greedy's order of the placements ``moves`` for ``p``, best first, at most ``keep``.
+
+    The order :class:`GreedyPyramido` plays by: fewest dead cells, then this
+    floor's score after the best gem, then the jewels of the areas the blocks
+    join; equal moves keep their order in ``moves``. Only the safest levels of
+    dead cells are scored (scoring a placement means playing it on a copy),
+    until ``keep`` moves are ranked, so that search can afford it at every node.
+    """
+    dead: dict[tuple[int, int], int] = {}
+    level_of: list[int] = []
+    for m in moves:
+        key = (m.b, m.c) if m.b < m.c else (m.c, m.b)
+        d = dead.get(key)
+        if d is None:
+            d = dead[key] = state.dead_cells(p, (1 << m.b) | (1 << m.c))
+        level_of.append(d)
+    out: list[PyramidoMove] = []
+    for level in sorted(set(level_of)):
+        scored = []
+        for k, m in enumerate(moves):
+            if level_of[k] == level:
+                after = _after(state, m)
+                growth = after.area_jewels(p, m.b) + after.area_jewels(p, m.c)
+                scored.append((-_best_gem_score(after, p), -growth, k))
+        scored.sort()
+        out.extend(moves[k] for _, _, k in scored)
+        if len(out) >= keep:
+            break
+    return out[:keep]
+
+
 class GreedyPyramido(Agent):
     """Plays the safe placement that scores most now; cards only for a clear gain."""
 

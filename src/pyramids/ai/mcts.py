@@ -20,6 +20,10 @@ Why this shape:
 * Where a position has many moves (``pyramido`` placements), progressive
   widening lets a node grow a new child only as its visits grow, so visits
   are not spread over hundreds of moves tried once each.
+* Where the game knows which few of those moves matter (its policy's
+  ``candidates`` hook, ``pyramido``: greedy's best placements), a node grows
+  only those, best first: playouts are good at choosing among good moves and
+  poor at finding them among a hundred.
 * Root parallelism: ``workers`` independent trees, each with a seed drawn
   from the caller's ``rng``, merged by summing root visits. The same seed and
   budget give the same move whether the trees run in processes or in turn.
@@ -85,7 +89,7 @@ class SearchParams:
 class _Node:
     """A tree node: the move into it was chosen by ``player``."""
 
-    __slots__ = ("avail", "children", "n", "player", "w")
+    __slots__ = ("avail", "children", "n", "order", "player", "w")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -93,6 +97,9 @@ class _Node:
         self.n = 0
         self.w = 0.0
         self.avail = 1
+        #: the policy's candidate moves here, best first (computed once, on the
+        #: first determinization that reaches the node; ``None`` until then)
+        self.order: list[Any] | None = None
 
 
 def utilities(state: State[Any], policy: GamePolicy, margin: float) -> list[float]:
@@ -146,6 +153,7 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
     policy = get_policy(params.game_id)
     playout = policy.playout or _random_move
     limit = policy.playout_limit
+    candidates = policy.candidates
     rng = Rng(seed)
     root = _Node(seat)
     c = params.c
@@ -163,6 +171,17 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
         while not d.is_over:
             moves = d.legal_moves()
             children = node.children
+            ranked = False
+            if candidates is not None and len(moves) > 1:
+                # the game's ranking, kept on the node: grow its best moves first
+                order = node.order
+                if order is None:
+                    order = node.order = candidates(d, moves)
+                legal = set(moves)
+                shortlist = [m for m in order if m in legal]
+                if shortlist:  # else this guess differs too much: every move, as usual
+                    moves = shortlist
+                    ranked = True
             if len(moves) > widen_above:
                 width = max(1, int(params.widen_k * (node.n + 1) ** params.widen_alpha))
             else:
@@ -171,9 +190,12 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
             best_move: Hashable = None
             expand = False
             if len(children) < width:
+                if ranked:
+                    best_move = next((m for m in moves if m not in children), None)
+                    expand = best_move is not None
                 # the playout policy's choice first: where widening keeps only a
                 # few children, the obvious move must be among them
-                if policy.playout is not None and not children:
+                elif policy.playout is not None and not children:
                     best_move = playout(d, rng)
                     expand = True
                 else:
@@ -328,6 +350,16 @@ class MCTSAgent(Agent):
             self.last_visits = {moves[0]: 0}
             only: Hashable = moves[0]
             return only
+        candidates = get_policy(state.game.id).candidates
+        if candidates is not None:
+            # a one-move shortlist is the search's answer anyway (the root grows
+            # only that child): skip the search. Shortlists read only public
+            # knowledge, so any guess (seeded here, the caller's rng untouched) will do.
+            short = candidates(state.determinize(seat, Rng(seeds[0])), moves)
+            if len(short) == 1:
+                self.last_visits = {short[0]: 0}
+                first: Hashable = short[0]
+                return first
         params = replace(self.params, game_id=state.game.id)
         if self.workers > 1 and params.iterations is not None:
             share = -(-params.iterations // self.workers)

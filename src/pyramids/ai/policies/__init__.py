@@ -26,6 +26,8 @@ from pyramids.engine.state import State
 PlayoutFn = Callable[[State[Any], Rng], Hashable]
 #: A heuristic evaluation: each seat's estimated score (higher is better).
 EvaluateFn = Callable[[State[Any]], list[float]]
+#: The moves a search node may try, best first (a non-empty subset of ``moves``).
+CandidatesFn = Callable[[State[Any], list[Any]], list[Any]]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,11 @@ class GamePolicy:
     #: per-seat heuristic scores of a position cut off by ``playout_limit``
     #: (``None``: its current :meth:`~pyramids.engine.state.State.scores`)
     evaluate: EvaluateFn | None = None
+    #: the moves a tree node may grow, best first, from the legal ``moves`` of
+    #: a (determinized) state; ``None``: every legal move, the playout policy's
+    #: choice first, then at random. Where a game has many moves and a good
+    #: cheap ranking, the search then spends its visits on the few that matter.
+    candidates: CandidatesFn | None = None
     summary: str = "uniformly random playouts to the end of the game"
 
 
@@ -78,4 +85,12 @@ def get_policy(game_id: str) -> GamePolicy:
     return policy
 
 
-__all__ = ["DEFAULT_POLICY", "POLICIES", "EvaluateFn", "GamePolicy", "PlayoutFn", "get_policy"]
+__all__ = [
+    "DEFAULT_POLICY",
+    "POLICIES",
+    "CandidatesFn",
+    "EvaluateFn",
+    "GamePolicy",
+    "PlayoutFn",
+    "get_policy",
+]
