@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-import pyramids
 from pyramids.ai import make_agent
 from pyramids.ai.greedy_pyramido import GreedyPyramido, _after, _best_gem_score
 from pyramids.ai.mcts import MCTSAgent
@@ -15,19 +14,14 @@ from pyramids.ai.policies import DEFAULT_POLICY, get_policy
 from pyramids.ai.policies.pyramido import TOP_CARD, TOP_PLACE, candidates
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido import PyramidoMove, PyramidoState
+from tests.ai.positions import self_play_positions
 
 
 def greedy_positions(seed: int, plies: int) -> list[PyramidoState]:
     """Every position of a game ``greedy`` plays against itself, up to ``plies``."""
-    state = pyramids.new_game("pyramido", players=2, seed=seed)
-    assert isinstance(state, PyramidoState)
-    agent = GreedyPyramido()
-    rng = Rng(seed)
-    seen = []
-    while not state.is_over and state.ply < plies:
-        seen.append(state.copy())
-        state.play(agent.choose(state, rng))
-    return seen
+    seen = self_play_positions("pyramido", GreedyPyramido(), seed, plies)
+    assert all(isinstance(s, PyramidoState) for s in seen)
+    return [s for s in seen if isinstance(s, PyramidoState)]
 
 
 def value(state: PyramidoState, move: PyramidoMove) -> tuple[int, int]:

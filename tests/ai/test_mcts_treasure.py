@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-import pyramids
 from pyramids.ai.mcts import MCTSAgent
 from pyramids.ai.policies import get_policy
 from pyramids.ai.policies.pyramido_treasure import (
@@ -21,19 +20,14 @@ from pyramids.engine.rng import Rng
 from pyramids.games.pyramido_treasure import SLIDES, TreasureState
 from pyramids.games.pyramido_treasure.board import NEIGHBOURS, SPOTS
 from pyramids.games.pyramido_treasure.treasures import card_points
+from tests.ai.positions import self_play_positions
 
 
 def greedy_positions(seed: int, plies: int) -> list[TreasureState]:
     """Every position of a game ``greedy`` plays against itself, up to ``plies``."""
-    state = pyramids.new_game("pyramido-treasure", players=2, seed=seed)
-    assert isinstance(state, TreasureState)
-    agent = TreasureMemoryAgent()
-    rng = Rng(seed)
-    seen = []
-    while not state.is_over and state.ply < plies:
-        seen.append(state.copy())
-        state.play(agent.choose(state, rng))
-    return seen
+    seen = self_play_positions("pyramido-treasure", TreasureMemoryAgent(), seed, plies)
+    assert all(isinstance(s, TreasureState) for s in seen)
+    return [s for s in seen if isinstance(s, TreasureState)]
 
 
 def test_policy_is_registered_with_its_hooks() -> None:

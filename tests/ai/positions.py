@@ -1,0 +1,21 @@
+"""Positions from self-play, for tests that need realistic mid-game states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyramids
+from pyramids.ai.base import Agent
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+
+
+def self_play_positions(game_id: str, agent: Agent, seed: int, plies: int) -> list[State[Any]]:
+    """Every position of a 2-player game ``agent`` plays against itself, up to ``plies``."""
+    state = pyramids.new_game(game_id, players=2, seed=seed)
+    rng = Rng(seed)
+    seen = []
+    while not state.is_over and state.ply < plies:
+        seen.append(state.copy())
+        state.play(agent.choose(state, rng))
+    return seen
