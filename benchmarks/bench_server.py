@@ -10,7 +10,7 @@ moves per second and the latency from sending a move to receiving its
 acknowledging event (p50/p99), then checks durability: every acknowledged
 move must be in the database file.
 
-    python -m benchmarks server                  # 200 clients offering 1,000 moves/s, 10 s
+    python -m benchmarks server                  # 200 clients offering 1,000 moves/s, 20 s
     python benchmarks/bench_server.py --clients 50 --seconds 5 --rate 0   # flat out
 """
 
@@ -93,14 +93,18 @@ class Stats:
         self.measuring = False
 
 
-async def client(url: str, stats: Stats, stop: float, seed: int, interval: float) -> None:
+async def client(
+    url: str, stats: Stats, stop: float, seed: int, interval: float, ramp: float = 0.0
+) -> None:
     """One player: random legal moves in its own games until ``stop``.
 
     With ``interval`` > 0 the client sends one move every ``interval`` seconds
     (an open loop: the load stays the same whatever the latency); with 0 it
-    sends the next move as soon as the previous one is acknowledged.
+    sends the next move as soon as the previous one is acknowledged. The
+    client arrives at a random moment of the first ``ramp`` seconds.
     """
     rng = random.Random(seed)
+    await asyncio.sleep(rng.uniform(0, ramp))
     next_send = time.perf_counter() + rng.uniform(0, interval)
     ws_base = url.replace("http", "ws", 1)
     # no keep-alive: a client comes back for a new game after many seconds on its
@@ -141,17 +145,26 @@ async def client(url: str, stats: Stats, stop: float, seed: int, interval: float
 
 
 async def run(
-    url: str, clients: int, seconds: float, warmup: float, pid: int = 0, rate: float = 0
+    url: str,
+    clients: int,
+    seconds: float,
+    warmup: float,
+    pid: int = 0,
+    rate: float = 0,
+    ramp: float = 0.0,
 ) -> tuple[Stats, float, float]:
     """Load the server at ``url``; returns the stats, the measured seconds and server CPU s.
 
-    ``rate`` is the total moves per second the clients offer (0: as fast as acknowledged).
+    ``rate`` is the total moves per second the clients offer (0: as fast as
+    acknowledged); the clients arrive spread over the first ``ramp`` seconds.
     """
     stats = Stats()
     begin = time.perf_counter()
     stop = begin + warmup + seconds
     interval = clients / rate if rate else 0.0
-    tasks = [asyncio.create_task(client(url, stats, stop, k, interval)) for k in range(clients)]
+    tasks = [
+        asyncio.create_task(client(url, stats, stop, k, interval, ramp)) for k in range(clients)
+    ]
     await asyncio.sleep(warmup)
     stats.measuring = True
     t0 = time.perf_counter()
@@ -165,14 +178,32 @@ async def run(
 
 
 def measure(
-    clients: int = 200, seconds: float = 10.0, warmup: float = 2.0, rate: float = 1000.0
+    clients: int = 200,
+    seconds: float = 20.0,
+    warmup: float = 15.0,
+    rate: float = 1000.0,
+    ramp: float = 10.0,
 ) -> dict[str, float]:
-    """Run the load test; returns the figures (also used by ``main``)."""
+    """Run the load test; returns the figures (also used by ``main``).
+
+    The clients arrive over the first ``ramp`` seconds and the measurement
+    starts after ``warmup``: a server's players do not all start (and so all
+    finish) their games in the same second. With ``ramp=0`` they do, and each
+    round of game endings becomes a burst of 200 new rooms at once.
+    """
+    try:  # the load generator shares the cores with the server: give it the fast loop too
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    except ImportError:
+        pass
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         proc, url = start_server(db)
         try:
-            stats, elapsed, cpu = asyncio.run(run(url, clients, seconds, warmup, proc.pid, rate))
+            stats, elapsed, cpu = asyncio.run(
+                run(url, clients, seconds, warmup, proc.pid, rate, ramp)
+            )
         finally:
             proc.terminate()
             proc.wait(timeout=30)
@@ -197,12 +228,18 @@ def measure(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds")
+    parser.add_argument(
+        "--warmup", type=float, default=15.0, help="seconds before the measurement starts"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=10.0, help="clients arrive spread over these seconds"
+    )
     parser.add_argument(
         "--rate", type=float, default=1000.0, help="moves/s offered in total (0: flat out)"
     )
     args = parser.parse_args([] if argv is None else argv)
-    r = measure(args.clients, args.seconds, rate=args.rate)
+    r = measure(args.clients, args.seconds, args.warmup, args.rate, args.ramp)
     offered = f"{r['offered']:,.0f} moves/s offered" if r["offered"] else "flat out"
     print(
         f"   server, {r['clients']:.0f} clients, {offered}: "
