@@ -32,43 +32,20 @@ from pathlib import Path
 import httpx
 import websockets
 
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from pyramids.server.launch import free_port, serve_command, wait_until_serving
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     """``pyramids serve`` on ``db``; returns the process and its base URL once it answers."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pyramids",
-            "serve",
-            "--port",
-            str(port),
-            "--database-url",
-            f"sqlite:///{db}",
-            "--bot-delay",
-            "0",
-        ],
+        serve_command(port, f"sqlite:///{db}"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    with httpx.Client(timeout=1, verify=False) as client:
-        for _ in range(600):
-            try:
-                if client.get(f"{url}/api/games").status_code == 200:
-                    return proc, url
-            except httpx.HTTPError:
-                time.sleep(0.05)
+    if wait_until_serving(url, timeout=60.0, poll=0.05):
+        return proc, url
     proc.kill()
     raise RuntimeError("the server did not start")
 

@@ -31,7 +31,7 @@ from typing import NoReturn
 
 import pytest
 
-from tests.server.conftest import free_port
+from pyramids.server.launch import free_port
 
 
 def _unavailable(reason: str) -> NoReturn:

@@ -26,7 +26,7 @@ import pytest
 
 import pyramids
 from pyramids.engine.state import State
-from tests.server.conftest import free_port
+from pyramids.server.launch import free_port, serve_command, wait_until_serving
 
 KILLS = 20
 GAMES = 4
@@ -72,18 +72,7 @@ class Launcher:
         port = free_port()
         if real_command:
             proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "pyramids",
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--database-url",
-                    f"sqlite:///{self.db}",
-                    "--bot-delay",
-                    "0",
-                ],
+                serve_command(port, f"sqlite:///{self.db}"),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -96,16 +85,8 @@ class Launcher:
             pid = int(self.zygote.stdout.readline())
         self._pids.append(pid)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        with httpx.Client(timeout=1, verify=False) as client:
-            while True:
-                try:
-                    if client.get(f"{url}/api/games").status_code == 200:
-                        return pid, url
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.02)
+        assert wait_until_serving(url, timeout=30.0), "the server did not start"
+        return pid, url
 
     def kill(self, pid: int) -> None:
         """SIGKILL the server and reap it."""

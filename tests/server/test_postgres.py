@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 import pyramids
 from pyramids.cli.main import app as cli
+from pyramids.server.launch import free_port
 from pyramids.server.storage import (
     SCHEMA_VERSION,
     Append,
@@ -31,7 +32,7 @@ from pyramids.server.storage import (
     Store,
 )
 from tests.server.client import HTTP, create, move, state, wait_over
-from tests.server.conftest import LiveServer, free_port
+from tests.server.conftest import LiveServer
 from tests.server.postgres import Cluster, running_cluster
 
 pytestmark = pytest.mark.timeout(120)
