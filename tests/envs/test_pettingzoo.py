@@ -81,15 +81,10 @@ def test_max_cycles_test_in_rotate_order(game_id: str) -> None:
     max_cycles_test(sampled_module(game_id, turn_order="rotate"))
 
 
-@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
-def test_masked_random_play_reaches_the_end_with_rewards_adding_up(
-    game_id: str, players: int
-) -> None:
-    env = module_of(game_id).env(players=players, **short(game_id))
-    env.reset(seed=3)
-    rng = np.random.default_rng(3)
+def play_masked_random(env: Any, rng: np.random.Generator, max_iter: int) -> dict[str, float]:
+    """Play uniformly random legal actions to the end; each agent's reward total."""
     totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter(max_iter=20_000):
+    for agent in env.agent_iter(max_iter=max_iter):
         obs, reward, term, trunc, _ = env.last()
         totals[agent] += reward
         if term or trunc:
@@ -97,6 +92,16 @@ def test_masked_random_play_reaches_the_end_with_rewards_adding_up(
             continue
         assert obs["action_mask"].any()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
+@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
+def test_masked_random_play_reaches_the_end_with_rewards_adding_up(
+    game_id: str, players: int
+) -> None:
+    env = module_of(game_id).env(players=players, **short(game_id))
+    env.reset(seed=3)
+    totals = play_masked_random(env, np.random.default_rng(3), 20_000)
     state = env.unwrapped.game_state
     assert state.is_over
     assert [totals[a] for a in env.possible_agents] == [float(s) for s in state.scores()]
@@ -127,15 +132,7 @@ def test_random_policy_plays_a_legal_move_for_an_illegal_action() -> None:
 def test_rank_rewards_are_zero_sum_at_the_end() -> None:
     env = module_of("pyramideto").env(players=3, reward="rank")
     env.reset(seed=4)
-    rng = np.random.default_rng(1)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter(max_iter=5_000):
-        obs, reward, term, trunc, _ = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    totals = play_masked_random(env, np.random.default_rng(1), 5_000)
     assert abs(sum(totals.values())) < 1e-9
     state = env.unwrapped.game_state
     best = [f"player_{s}" for s in state.winners()]

@@ -34,7 +34,7 @@ from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import FloatArray, ImageArray
-from pyramids.envs.encodings.raster import observation_image
+from pyramids.envs.encodings.raster import view_image
 from pyramids.envs.text import view_text
 
 ENV_ID = "pyramids/Piramides-v0"
@@ -148,9 +148,7 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         view = self.state.view(self.seat)
         if self.render_mode == "ansi":
             return view_text(self.game.id, view)
-        if self.codec.raster is not None:
-            return self.codec.raster(view)
-        return observation_image(self.codec.observations.encode(view))
+        return view_image(self.codec, view)
 
     def close(self) -> None:
         self._state = None

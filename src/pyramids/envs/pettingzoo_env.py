@@ -68,7 +68,7 @@ from pyramids.engine.registry import get_game
 from pyramids.engine.state import State
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import ImageArray
-from pyramids.envs.encodings.raster import observation_image
+from pyramids.envs.encodings.raster import view_image
 from pyramids.envs.text import view_text
 from pyramids.envs.utility import pairwise_utility
 
@@ -341,9 +341,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         view = self.game_state.view(None)
         if self.render_mode == "ansi":
             return view_text(self.game.id, view)
-        if self.codec.raster is not None:
-            return self.codec.raster(view)
-        return observation_image(self.codec.observations.encode(view))
+        return view_image(self.codec, view)
 
     def close(self) -> None:
         self._state = None

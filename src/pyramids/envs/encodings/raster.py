@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from pyramids.envs.encodings.base import FloatArray, ImageArray
+from pyramids.envs.encodings.base import FloatArray, GameCodec, ImageArray, View
 
 Colour = tuple[int, int, int]
 
@@ -78,3 +78,10 @@ def observation_image(obs: FloatArray, cell: int = 6) -> ImageArray:
     big = np.kron(grey, np.ones((cell, cell), dtype=np.uint8))
     out: ImageArray = np.repeat(big[:, :, None], 3, axis=2)
     return out
+
+
+def view_image(codec: GameCodec, view: View) -> ImageArray:
+    """The ``rgb_array`` frame of a view: the game's own drawing, else its observation grid."""
+    if codec.raster is not None:
+        return codec.raster(view)
+    return observation_image(codec.observations.encode(view))
