@@ -411,21 +411,22 @@ class PiramidesState(State[PiramidesMove]):
             for k, val in v["variant"].items()
             if not (k in _LATER_OPTIONS and val == _LATER_OPTIONS[k])
         }
+        removed_bits, free_bits, cards = self._removed, self._free, self._cards
+        # positions whose face is down (see face_up): not free and not removed
+        face_down = ~(free_bits | removed_bits) if self._hide else 0
         pyramid = []
-        for i, label in enumerate(self.layout.labels):
-            row, col = self.layout.cells[i]
-            removed = bool(self._removed >> i & 1)
-            shown = not removed and self.face_up(i)
+        for i, (label, row, col, x) in enumerate(self.layout.view_cells):
+            removed = bool(removed_bits >> i & 1)
             cell = {
                 "pos": label,
                 "row": row,
                 "col": col,
-                "card": card_name(self._cards[i]) if shown else None,
+                "card": None if removed or face_down >> i & 1 else CARD_NAMES[cards[i]],
                 "removed": removed,
-                "free": bool(self._free >> i & 1),
+                "free": bool(free_bits >> i & 1),
             }
-            if self.layout.name != PYRAMID.name:
-                cell["x"] = self.layout.xs[i]
+            if x is not None:
+                cell["x"] = x
             pyramid.append(cell)
         v.update(
             {

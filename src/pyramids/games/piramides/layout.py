@@ -56,6 +56,19 @@ class Layout:
         """Bitmask of positions free in a fresh deal."""
         return sum(1 << i for i, m in enumerate(self.covered_by) if m == 0)
 
+    @cached_property
+    def view_cells(self) -> tuple[tuple[str, int, int, int | None], ...]:
+        """Per position: label, row, column and (for layouts other than the pyramid) x.
+
+        Why: a view lists every position, and it is built for every seat after
+        every move on the server; the fixed facts are looked up once per layout.
+        """
+        own_x = self.name != "pyramid"
+        return tuple(
+            (label, row, col, self.xs[i] if own_x else None)
+            for i, (label, (row, col)) in enumerate(zip(self.labels, self.cells, strict=True))
+        )
+
     def index_of(self, label: str) -> int | None:
         """Position of a label (case-insensitive), or ``None``."""
         try:
