@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import sqlite3
@@ -30,6 +29,7 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 import websockets
 
 from pyramids.server.launch import free_port, serve_command, wait_until_serving
@@ -94,7 +94,7 @@ async def client(
             stats.games += 1
             uri = f"{ws_base}/ws/rooms/{room['room']}?token={token}"
             async with websockets.connect(uri, max_size=None) as ws:
-                msg = json.loads(await ws.recv())
+                msg = orjson.loads(await ws.recv())
                 while time.perf_counter() < stop and msg["legal"]:
                     text = rng.choice(msg["legal"])
                     if interval:
@@ -104,12 +104,12 @@ async def client(
                         next_send = max(next_send + interval, time.perf_counter() - interval)
                     sent = time.perf_counter()
                     await ws.send(
-                        json.dumps(
+                        orjson.dumps(
                             {"type": "move", "move": text, "version": msg["version"], "id": 1}
-                        )
+                        ).decode()
                     )
                     while True:
-                        reply = json.loads(await ws.recv())
+                        reply = orjson.loads(await ws.recv())
                         if reply.get("reply_to") == 1:
                             break
                     if reply["type"] != "event":

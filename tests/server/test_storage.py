@@ -109,3 +109,62 @@ def test_a_database_of_another_schema_is_refused_with_a_clear_error(tmp_path: Pa
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(StorageError, match="schema 99"):
         Store(url)
+
+
+def test_async_appends_of_one_batch_each_learn_their_own_outcome(tmp_path: Path) -> None:
+    """The event loop's waiters are settled per batch; a duplicate fails, its batch commits."""
+    import asyncio
+
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+
+    async def scenario() -> list[BaseException | None]:
+        gate = threading.Event()
+        blocker = store._writer.submit(lambda conn: gate.wait(5) and None)
+        tasks = [
+            asyncio.create_task(
+                store.append_async(Append("r1", EventRow(v, "move", 0, f"m{v}"), None))
+            )
+            for v in (1, 1, 2, 3)  # the second version 1 must fail, alone
+        ]
+        await asyncio.sleep(0.05)  # every append is queued behind the blocker
+        gate.set()
+        await asyncio.wrap_future(blocker)
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    try:
+        store.create_room(_room("r1")).result(timeout=10)
+        outcomes = asyncio.run(scenario())
+        assert outcomes[0] is None and outcomes[2] is None and outcomes[3] is None
+        assert isinstance(outcomes[1], StorageError)
+        row = store.load_room("r1")
+        assert row is not None and [e.data for e in row.events] == ["m1", "m2", "m3"]
+    finally:
+        store.close()
+
+
+def test_an_async_waiter_that_was_cancelled_does_not_stop_the_writer(tmp_path: Path) -> None:
+    import asyncio
+
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+
+    async def scenario() -> None:
+        gate = threading.Event()
+        store._writer.submit(lambda conn: gate.wait(5) and None)
+        gone = asyncio.create_task(
+            store.append_async(Append("r1", EventRow(1, "move", 0, "draw"), None))
+        )
+        kept = asyncio.create_task(
+            store.append_async(Append("r1", EventRow(2, "move", 0, "draw"), None))
+        )
+        await asyncio.sleep(0.05)  # both queued: they commit in one batch
+        gone.cancel()
+        gate.set()
+        await asyncio.wait_for(kept, timeout=10)
+
+    try:
+        store.create_room(_room("r1")).result(timeout=10)
+        asyncio.run(scenario())
+        row = store.load_room("r1")
+        assert row is not None and [e.version for e in row.events] == [1, 2]
+    finally:
+        store.close()

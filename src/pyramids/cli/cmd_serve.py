@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
             f" (database {_without_password(database_url)})"
         )
         uvicorn.run(
-            create_app(database_url, bot_delay=bot_delay),
+            create_app(database_url, bot_delay=bot_delay, freeze_heap=True),
             host=host,
             port=port,
             log_level="warning",

@@ -29,6 +29,7 @@ from pyramids import __version__
 from pyramids.engine.errors import UnknownGame
 from pyramids.engine.registry import all_games, get_game
 from pyramids.server.bots import bot_choices
+from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.hints import hint_available, hint_for
 from pyramids.server.protocol import ProtocolError, error_message, parse_client_message
 from pyramids.server.rooms import Connection, Room, RoomManager, dumps
@@ -84,11 +85,15 @@ def _game_info(game_id: str) -> dict[str, Any]:
 def create_app(
     database_url: str = DEFAULT_DATABASE_URL,
     bot_delay: float = 0.4,
+    freeze_heap: bool = False,
 ) -> FastAPI:
     """The server application on ``database_url``; bots wait ``bot_delay`` s before moving.
 
     Why the delay: a person playing against bots should see each bot move land;
-    tests and benchmarks set it to 0.
+    tests and benchmarks set it to 0. ``freeze_heap`` tunes the garbage
+    collector of the whole process once started (:mod:`pyramids.server.heap`):
+    ``pyramids serve`` sets it; an application embedded in another process
+    (tests) leaves that process's collector alone.
     """
     holder: dict[str, Any] = {}
 
@@ -101,6 +106,9 @@ def create_app(
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished games", resumed)
+        if freeze_heap:
+            frozen = freeze_long_lived_heap()
+            log.debug("%d long-lived objects left out of garbage collection", frozen)
         try:
             yield
         finally:

@@ -9,9 +9,10 @@ every game and seat, and no handler can attach anything else by accident
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from pyramids.engine.state import State
 
@@ -174,8 +175,8 @@ CLIENT_TYPES: dict[str, tuple[str, ...]] = {
 def parse_client_message(raw: str) -> dict[str, Any]:
     """Check a client's WebSocket message; :class:`ProtocolError` if malformed."""
     try:
-        msg = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        msg = orjson.loads(raw)
+    except (orjson.JSONDecodeError, UnicodeDecodeError) as e:
         raise ProtocolError("bad-json", f"the message is not valid JSON ({e})") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad-message", "a message must be a JSON object")

