@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, domino_json
-from pyramids.games.pyramido.geometry import STRIDE
+from pyramids.games.pyramido.geometry import QUARTER_SIZE, STRIDE
 from pyramids.games.pyramido.moves import CARD, FILL, MARK, REFILL
 
 if TYPE_CHECKING:
@@ -56,7 +56,6 @@ def pyramid_view(state: PyramidoState, p: int) -> dict[str, Any]:
                 "quarter": [base % STRIDE, base // STRIDE],
             }
         )
-    top = state.top_view(p)
     x0, y0, x1, y1 = state._bbox[p]
     origin = grid.quarter_bits[0][0] + shift
     return {
@@ -76,13 +75,7 @@ def pyramid_view(state: PyramidoState, p: int) -> dict[str, Any]:
         "cards_unused": [
             [COLOURS[2 * k], COLOURS[2 * k + 1]] for k in range(3) if state._cards[p] >> k & 1
         ],
-        "top_view": {
-            "colour": [
-                "".join("." if q is None else COLOUR_LETTERS[q[0]] for q in row) for row in top
-            ],
-            "jewel": ["".join("1" if q and q[1] else "0" for q in row) for row in top],
-            "floor": ["".join(str(q[2]) if q else "0" for q in row) for row in top],
-        },
+        "top_view": top_view_rows(state, p),
         "floor_scores": [
             {
                 "floor": fs.floor,
@@ -95,6 +88,37 @@ def pyramid_view(state: PyramidoState, p: int) -> dict[str, Any]:
         "current_floor_score": None
         if state._over or state.is_out(p)
         else state.floor_score(p).total,
+    }
+
+
+_LETTERS = COLOUR_LETTERS.encode()
+
+
+def top_view_rows(state: PyramidoState, p: int) -> dict[str, list[str]]:
+    """The top view as three lists of row strings: colour letter, jewel shown, floor.
+
+    The same facts as :meth:`PyramidoState.top_view`, written straight into
+    byte buffers: building them quarter by quarter from that grid was most of
+    the cost of a view (one per seat after every move on the server).
+    """
+    size = QUARTER_SIZE
+    colour = bytearray(b"." * (size * size))
+    jewel = bytearray(b"0" * (size * size))
+    floor_of = bytearray(b"0" * (size * size))
+    for floor, cell, c, jewels, _ in state._blocks[p]:
+        grid, shift = state.grid_of_floor(p, floor)
+        qb = grid.quarter_bits[cell]
+        for q in range(4):
+            y, x = divmod(qb[q] + shift, STRIDE)
+            i = y * size + x  # later blocks lie higher: they overwrite, as in top_view
+            colour[i] = _LETTERS[c]
+            jewel[i] = 49 if jewels >> q & 1 else 48  # "1" / "0"
+            floor_of[i] = 48 + floor
+    rows = range(0, size * size, size)
+    return {
+        "colour": [colour[k : k + size].decode() for k in rows],
+        "jewel": [jewel[k : k + size].decode() for k in rows],
+        "floor": [floor_of[k : k + size].decode() for k in rows],
     }
 
 
