@@ -70,6 +70,11 @@ from pyramids.games.pyramido_treasure.treasures import (
 
 # -- phases: what the player to move must decide ------------------------------
 
+#: at most this many reveals (and news lines) in a view's ``recent`` (``news``): they run
+#: from the seat's own last slide, so a seat that is out, or never slides, would
+#: otherwise get the whole game's history in every view (the board has 48 spots)
+RECENT_LIMIT = 48
+
 SEARCH = 0  # slide to find the sought treasure
 GIFT_SLIDE = 1  # gift: slide until any treasure shows
 GIFT_GIVE = 2  # gift: a holder chooses which card of that treasure to give
@@ -757,7 +762,7 @@ class TreasureState(State[TreasureMove]):
                     looking = False
                 elif ply > 0:
                     recent.append(item)
-                if who == player:
+                if who == player or len(recent) == RECENT_LIMIT:
                     since = ply
                     looking = False
         recent.reverse()
@@ -765,7 +770,7 @@ class TreasureState(State[TreasureMove]):
         log = self._news
         while log is not None:
             log, (ply, text) = log
-            if ply < since:
+            if ply < since or len(news) == RECENT_LIMIT:
                 break
             news.append(text.format(*self.names))
         news.reverse()

@@ -1,0 +1,45 @@
+"""A view's ``recent`` and ``news`` stay bounded, keeping the newest entries."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import pyramids.games.pyramido_treasure.game as treasure
+from pyramids.engine.registry import new_game
+
+
+def _views(seed: int, limit: int, monkeypatch: pytest.MonkeyPatch) -> list[list[dict[str, Any]]]:
+    monkeypatch.setattr(treasure, "RECENT_LIMIT", limit)
+    rng = random.Random(seed)
+    state = new_game("pyramido-treasure", players=4, seed=seed)
+    out = []
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+        out.append([state.view(p) for p in (None, 0, 1, 2, 3)])
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_recent_and_news_keep_only_the_newest_entries(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = _views(seed, 10**9, monkeypatch)
+    capped = _views(seed, 3, monkeypatch)
+    cut = 0
+    for whole_row, capped_row in zip(full, capped, strict=True):
+        for whole, short in zip(whole_row, capped_row, strict=True):
+            assert len(short["recent"]) <= 3 and len(short["news"]) <= 3
+            assert (
+                short["recent"] == whole["recent"][-len(short["recent"]) :] or not short["recent"]
+            )
+            assert short["news"] == whole["news"][-len(short["news"]) :] or not short["news"]
+            if len(whole["recent"]) > 3:
+                cut += 1
+                assert len(short["recent"]) == 3  # the newest three, not fewer
+            # everything else in the view is untouched by the limit
+            rest = {k: v for k, v in whole.items() if k not in ("recent", "news")}
+            assert rest == {k: v for k, v in short.items() if k not in ("recent", "news")}
+    assert cut > 0  # the games did exceed the limit, so the cut was exercised
