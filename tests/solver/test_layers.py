@@ -1,4 +1,4 @@
-"""The layered clear-mode sweep (pyramid rounds): same verdicts, lines that replay."""
+"""The layered clear-mode pass (pyramid rounds): same verdicts, lines that replay."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from hypothesis import strategies as st
 
 from pyramids.engine.rng import Rng
 from pyramids.games.piramides.cards import shuffled_deck
-from pyramids.games.piramides.layout import pyramid_layout
-from pyramids.solver.layers import LayerLimit, clear_by_layers
+from pyramids.games.piramides.layout import LAYOUTS, pyramid_layout
+from pyramids.solver.layers import LayerLimit, _shape_of, clear_by_layers
 from pyramids.solver.position import Position, deal_position, deal_state, position_of
 from pyramids.solver.search import (
     JOKER_CODE,
     LOSE,
-    QUICK_NODES,
     UNKNOWN,
     WIN,
     _clear,
@@ -45,7 +44,7 @@ def _position(seed: int) -> Position:
 
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_sweep_agrees_with_the_depth_first_search_and_its_lines_clear(seed: int) -> None:
+def test_pass_agrees_with_the_depth_first_search_and_its_lines_clear(seed: int) -> None:
     # The depth-first search is checked against brute force in test_search.py; it is
     # the reference here because brute force is too slow for stocks this long.
     pos = _position(seed)
@@ -58,13 +57,13 @@ def test_sweep_agrees_with_the_depth_first_search_and_its_lines_clear(seed: int)
 
 
 def _depth_first(pos: Position) -> str:
-    """The depth-first verdict (``solve`` itself would hand a pyramid to the sweep)."""
+    """The depth-first verdict (``solve`` itself would hand a pyramid to the pass)."""
     return _clear(pos, 10**9, NO_DEADLINE, True).verdict
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_sweep_agrees_with_brute_force_on_tiny_pyramids(seed: int) -> None:
+def test_pass_agrees_with_brute_force_on_tiny_pyramids(seed: int) -> None:
     pos = _position(seed)
     pos = replace(
         pos,
@@ -77,7 +76,7 @@ def test_sweep_agrees_with_brute_force_on_tiny_pyramids(seed: int) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), played=st.integers(0, 12))
-def test_sweep_from_mid_round_positions(seed: int, played: int) -> None:
+def test_pass_from_mid_round_positions(seed: int, played: int) -> None:
     # Start from a position part-way through a real deal, the waste possibly a joker.
     state = deal_state("pyramid", seed % 5000 + 1)
     rng = Rng(seed)
@@ -100,17 +99,17 @@ def test_sweep_from_mid_round_positions(seed: int, played: int) -> None:
         assert s.round_scores()[0].cleared
 
 
-# Deals whose verdict the depth-first search does not reach within QUICK_NODES, so
-# that ``solve`` really hands them to the sweep: two winnable, two lost.
-SWEPT = {78: WIN, 20: LOSE, 284: LOSE, 58: WIN}
+# Deals whose verdict the depth-first search needs more than 1,000 nodes for (its
+# verdicts): two winnable, two lost.
+HARD = {78: WIN, 20: LOSE, 284: LOSE, 58: WIN}
 
 
-@pytest.mark.parametrize(("deal", "verdict"), sorted(SWEPT.items()))
-def test_real_rounds_through_solve_use_the_sweep_and_replay(deal: int, verdict: str) -> None:
+@pytest.mark.parametrize(("deal", "verdict"), sorted(HARD.items()))
+def test_real_rounds_through_solve_use_the_pass_and_replay(deal: int, verdict: str) -> None:
     pos = deal_position("pyramid", deal)
-    assert solve(pos, max_nodes=QUICK_NODES).verdict == UNKNOWN  # the quick try is not enough
     r = solve(pos)
-    assert r.verdict == verdict and r.nodes > QUICK_NODES
+    # a pass node is a removed set: at most 1,430, where the depth-first search needed more
+    assert r.verdict == verdict and 0 < r.nodes <= 1430
     state = deal_state("pyramid", deal)
     for move in r.moves():
         state.play(move)  # raises if the engine disagrees
@@ -119,13 +118,40 @@ def test_real_rounds_through_solve_use_the_sweep_and_replay(deal: int, verdict: 
         assert state.round_scores()[0].cleared
 
 
+def test_the_shape_lists_every_removable_set_after_the_sets_it_comes_from() -> None:
+    layout = LAYOUTS["pyramid"]
+    pos = deal_position("pyramid", 1)
+    shape = _shape_of(layout)
+    assert _shape_of(pyramid_layout(7)) is shape  # kept per shape, whatever the cards
+    assert len(shape.sets) == 1430  # the Catalan number C(8)
+    assert shape.sets[0] == 0 and shape.sets[-1] == layout.full_mask
+    for k, removed in enumerate(shape.sets):
+        assert shape.index[removed] == k
+        free = replace(pos, removed=removed).free
+        # the moves are exactly the free positions, each to a set handled later
+        assert sorted(i for _, i in shape.moves[k]) == [
+            i for i in range(layout.size) if free >> i & 1
+        ]
+        for child, i in shape.moves[k]:
+            assert child > k and shape.sets[child] == removed | 1 << i
+            assert (i, k) in shape.back[child]
+    # and every way back is a way forward
+    assert sum(map(len, shape.back)) == sum(map(len, shape.moves))
+
+
+def test_a_removed_set_that_cannot_occur_is_refused() -> None:
+    pos = deal_position("pyramid", 1)
+    with pytest.raises(ValueError, match="played before"):
+        clear_by_layers(replace(pos, removed=1), 10**9, NO_DEADLINE)  # the apex alone
+
+
 def test_limits_give_unknown() -> None:
     pos = deal_position("pyramid", 20)
     with pytest.raises(LayerLimit):
         clear_by_layers(pos, 100, NO_DEADLINE)
     with pytest.raises(LayerLimit):
         clear_by_layers(pos, 10**9, time.perf_counter() - 1)
-    r = solve(pos, max_nodes=QUICK_NODES + 100)
+    r = solve(pos, max_nodes=100)
     assert r.verdict == UNKNOWN and r.line == []
 
 

@@ -1,39 +1,50 @@
-"""Clear mode by layers of the stock: every reachable state once, waste ranks as bits.
+"""Clear mode by removed sets: one pass over the layout's removable sets, layers as bits.
 
 Why a second algorithm next to the depth-first search of :mod:`.search`: a
 round that cannot be cleared makes a depth-first search visit every state it
 cannot prune, one Python call each, and the slowest lost pyramid rounds took
-almost half a second that way. Here the same states are swept breadth-first,
-one *layer* per number of stock cards turned, and the waste card of a state
-is one bit of a 14-bit set (13 ranks and the joker), so that one step of the
-sweep handles every waste rank a set of removed cards was reached with at
-once: "which free cards fit any of these wastes" is one ``&`` per card.
+almost half a second that way. A 7-row pyramid has only 1,430 sets of removed
+cards that can occur (a card goes only after both cards on it), so this
+module visits each of them once, in order of card count, whatever the cards.
 
-Why it is exact (each rule keeps a state that can still win):
+A state is (removed set, waste rank, jokers left, *layer*: stock cards
+turned). What makes one pass enough: a state reached with fewer cards turned
+can do everything the same state can with more turned (it turns the extra
+cards together with the other's first turn), so for each (removed set, waste,
+jokers) only the *fewest* turns matter. Every move keeps the layer or adds to
+it, and playing a card grows the removed set, so once all the sets a set can
+come from are done, its fewest turns are known:
 
-- within a layer, playing a card only grows the removed set, and a joker
-  keeps it; so the layer is swept in order of removed-card count, and for one
-  removed set from most jokers left to fewest; no state is handled before all
-  its predecessors in the layer;
-- a state met again in a later layer is skipped: with fewer cards turned it
-  can do all the later one can (turn the extra cards together with the later
-  one's first turn), the argument of :func:`.search.solve`'s table;
-- a state is skipped when the same removed set was reached with at least as
-  many jokers left and the same waste rank, or a joker on the waste (which
-  lets every card go that any other card lets go).
+- playing free card ``i`` (rank ``r``) from set ``R`` reaches ``R + i`` with
+  waste ``r`` in the earliest layer in which ``R`` had a waste ``i`` fits on;
+- with ``R`` first reached in layer ``e`` (any waste), turning the stock
+  reaches ``R`` with waste ``stock[t - 1]`` in every layer ``t > e``;
+- a joker reaches ``R`` with the joker on the waste, one joker fewer, in
+  layer ``e``; so the jokers-left counts of a set are done from most to
+  fewest.
 
-Each kept state remembers the state it came from and the move, so a win is
-read back into a line; a lost round is proved by running out of states.
+The layers of a (removed set, jokers left) are one int of 14-bit fields, one
+field per layer and one bit per waste rank (13 ranks and the joker), so
+"the earliest layer with a waste card ``i`` fits on" is an AND and a lowest
+set bit, and all the turns are one OR. The round can be cleared when the
+full set is reached. A winning line is read back from these ints afterwards
+(each step back finds a move that gives the recorded earliest layer), so
+nothing is stored per state during the pass.
+
+The sets and their successors depend only on the layout's shape, not on the
+cards, so they are computed once per layout and kept (:func:`_shape_of`).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP
+from pyramids.games.piramides.layout import Layout
 from pyramids.solver.position import JOKER, Position
 
-#: the waste index that stands for a joker (any card may follow); bit 13 of a waste set
+#: the waste index that stands for a joker (any card may follow); bit 13 of a field
 JOKER_RANK = 13
 _JOKER_BIT = 1 << JOKER_RANK
 
@@ -41,195 +52,212 @@ _JOKER_BIT = 1 << JOKER_RANK
 DRAW_CODE = -1
 JOKER_CODE = -2
 
-#: move fields of a ``parent`` entry besides a position: the joker, and turns (+ count)
-_JOKER_MOVE = 0x100
-_DRAWS = 0x200
-#: waste sets of one removed set are packed in one int, 14 bits per number of jokers left
+#: bits per layer field: one per waste rank and the joker
 _FIELD = 14
-_ALL = (1 << _FIELD) - 1
-
-
-def _key(removed: int, waste: int, jokers: int) -> int:
-    """One int for a state: (removed set, waste index, jokers left)."""
-    return (removed << 4 | waste) << 6 | jokers
+#: removed sets handled between two looks at the clock
+_CHECK_EVERY = 256
 
 
 class LayerLimit(Exception):
     """The node or time budget was spent before the answer was known."""
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """Every removable set of a layout, with its moves (card-independent, kept per layout)."""
+
+    #: the removed sets, in order of card count (so every set after those it comes from)
+    sets: tuple[int, ...]
+    index: dict[int, int]
+    #: per set: (index of the set after playing position i, i) for each free position i
+    moves: tuple[tuple[tuple[int, int], ...], ...]
+    #: per set: (position i, index of the set before i was played) for each last-played i
+    back: tuple[tuple[tuple[int, int], ...], ...]
+
+
+_SHAPES: dict[tuple[int, ...], _Shape] = {}
+
+
+def _shape_of(layout: Layout) -> _Shape:
+    """The removable sets of ``layout`` and their moves, computed on first use.
+
+    Meant for layouts with few removable sets: 1,430 for the pyramid (≈ 4 ms),
+    22,932 for tripeaks; golf's 6⁷ would take seconds and much memory.
+    """
+    key = layout.covered_by
+    shape = _SHAPES.get(key)
+    if shape is not None:
+        return shape
+    covered_by, covers = layout.covered_by, layout.covers
+    sets: list[int] = [0]
+    index = {0: 0}
+    free = [layout.initially_free]
+    moves: list[list[tuple[int, int]]] = [[]]
+    back: list[list[tuple[int, int]]] = [[]]
+    # sets are numbered as they are first met, level by level of card count: every
+    # set gets its number before the sets of its level are expanded
+    for k, removed in enumerate(sets):
+        rest = free[k]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            i = bit.bit_length() - 1
+            child = index.get(removed | bit)
+            if child is None:
+                child = index[removed | bit] = len(sets)
+                sets.append(removed | bit)
+                opened = free[k] ^ bit
+                for below in covers[i]:
+                    if not covered_by[below] & ~(removed | bit):
+                        opened |= 1 << below
+                free.append(opened)
+                moves.append([])
+                back.append([])
+            moves[k].append((child, i))
+            back[child].append((i, k))
+    shape = _Shape(tuple(sets), index, tuple(map(tuple, moves)), tuple(map(tuple, back)))
+    _SHAPES[key] = shape
+    return shape
+
+
+_PUTS: dict[int, list[list[int]]] = {}
+
+
+def _puts(layers: int) -> list[list[int]]:
+    """``[r][p + 1]``: waste rank ``r`` in the layer field of bit ``p`` (kept per layer count).
+
+    Indexed by the length of a lowest set bit, so that "waste r in the earliest
+    layer of these fields" is one lookup.
+    """
+    puts = _PUTS.get(layers)
+    if puts is None:
+        puts = _PUTS[layers] = [
+            [0] + [1 << (p - p % _FIELD + r) for p in range(_FIELD * layers)] for r in range(13)
+        ]
+    return puts
+
+
+def _lowest(bits: int) -> int:
+    """Index of the lowest set bit of a non-zero int."""
+    return (bits & -bits).bit_length() - 1
+
+
 def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[bool, list[int], int]:
     """Decide whether ``pos`` can be cleared: (won, line of move codes, nodes).
 
-    A *node* here is one removed set handled in one layer, with all the waste
-    ranks and joker counts it was newly reached with. Raises
-    :class:`LayerLimit` past ``max_nodes`` nodes or the ``deadline`` (a
-    ``time.perf_counter`` value).
+    A *node* here is one reachable removed set, handled once with all its
+    wastes, layers and joker counts. Raises :class:`LayerLimit` past
+    ``max_nodes`` nodes or the ``deadline`` (a ``time.perf_counter`` value).
     """
     layout = pos.layout
     full = layout.full_mask
-    covers, covered_by = layout.covers, layout.covered_by
-    size = layout.size
-    ranks = [c % 13 for c in pos.cards]
-    stock = [c % 13 for c in pos.stock]
-    table = NEXT_RANKS if pos.wrap else NEXT_RANKS_NO_WRAP
-    jokers = pos.jokers
-    fields = range(jokers + 1)
-    # fits[i]: the waste indices position i's card may go on (a joker: any), in every field
-    fits_rank = [
-        sum(1 << w for w in range(13) if table[w] >> s & 1) | _JOKER_BIT for s in range(13)
-    ]
-    fits = [sum(fits_rank[r] << _FIELD * j for j in fields) for r in ranks]
-    # dominated[w][j]: the states (waste w, j jokers) makes pointless: the same waste or
-    # the joker's "any waste" with j jokers or fewer (packed like a waste set)
-    dominated = [
-        [
-            sum((_ALL if w == JOKER_RANK else 1 << w) << _FIELD * k for k in range(j + 1))
-            for j in fields
-        ]
-        for w in range(14)
-    ]
-    # follow[w]: positions whose card may go on waste w (a joker: all)
-    follow = [sum(1 << i for i in range(size) if fits[i] >> w & 1) for w in range(14)]
-    waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
     if pos.removed == full:
         return True, [], 0
-
-    # the free positions of each removed set met so far
-    free_of: dict[int, int] = {pos.removed: pos.free}
-    # succ[removed]: (waste set it fits, removed set after, rank, position) per free card
-    succ: dict[int, list[tuple[int, int, int, int]]] = {}
-    # seen[removed]: every (waste, jokers) already reached or dominated by one reached
-    seen: dict[int, int] = {}
-    # where each kept state came from, keyed by _key(state): the previous state's key
-    # << 16 | the move (a position, _JOKER_MOVE, or _DRAWS + the number of turns)
-    parent: dict[int, int] = {_key(pos.removed, waste, jokers): -1}
-    # removed -> per jokers left: (first layer reached, a waste it had there) or None;
-    # from then on it may turn the stock in every later layer (module docstring)
-    active: dict[int, list[tuple[int, int] | None]] = {}
-    # turn_on[w]: the active removed sets with a card to play on a turned w, and their slots
-    turn_on: list[list[tuple[int, list[tuple[int, int] | None]]]] = [[] for _ in range(13)]
+    shape = _shape_of(layout)
+    ranks = [c % 13 for c in pos.cards]
+    stock = [c % 13 for c in pos.stock]
+    layers = len(stock) + 1
+    table = NEXT_RANKS if pos.wrap else NEXT_RANKS_NO_WRAP
+    # one bit in every layer field: times a waste set, that set in every layer
+    every_layer = sum(1 << _FIELD * s for s in range(layers))
+    # fit[i]: the wastes position i's card may go on (a joker: any), in every layer
+    fit_of_rank = [
+        (sum(1 << w for w in range(13) if table[w] >> r & 1) | _JOKER_BIT) * every_layer
+        for r in range(13)
+    ]
+    fit = [fit_of_rank[r] for r in ranks]
+    put_of_rank = _puts(layers)
+    put = [put_of_rank[r] for r in ranks]
+    # turns[e]: for a set first reached in layer e, each later layer with its turned card
+    turns = [0] * layers
+    for t in range(layers - 1, 0, -1):
+        turns[t - 1] = turns[t] | 1 << (_FIELD * t + stock[t - 1])
+    jokers = pos.jokers
+    # reached[j][k]: the layer fields of set k with j jokers left (0: not reached)
+    reached = [[0] * len(shape.sets) for _ in range(jokers + 1)]
+    start = shape.index.get(pos.removed)
+    if start is None:
+        raise ValueError("removed names a card played before a card lying on it")
+    waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
+    reached[jokers][start] = 1 << waste
+    moves_of = shape.moves
+    last = len(shape.sets) - 1  # the full set
     nodes = 0
-    check_at = min(1024, max_nodes)
-    # this layer, per removed-card count: removed set -> packed waste sets to expand
-    layer: list[dict[int, int]] = [{} for _ in range(size + 1)]
-    sp = 0
-
-    def reach(removed: int, w: int, j: int) -> None:
-        """A new state (``parent`` already set): note it, and expand it if a card fits.
-
-        A state with nothing to play can only turn the stock or take a joker;
-        both are done for its removed set once, when the set is first met
-        with ``j`` jokers left (``active``), so it needs no expansion.
-        """
-        got = seen.get(removed, 0) | dominated[w][j]
-        slots = active.get(removed)
-        if slots is None:
-            slots = active[removed] = [None] * (jokers + 1)
-            free = free_of[removed]
-            for v in range(13):
-                if free & follow[v]:
-                    turn_on[v].append((removed, slots))
-        if slots[j] is None:
-            slots[j] = (sp, w)
-            # a joker on the waste: every free card fits, so it is always expanded
-            k, kw = j, w
-            while k and not got >> _FIELD * (k - 1) >> JOKER_RANK & 1:
-                parent[_key(removed, JOKER_RANK, k - 1)] = _key(removed, kw, k) << 16 | _JOKER_MOVE
-                got |= dominated[JOKER_RANK][k - 1]
-                bucket = layer[removed.bit_count()]
-                bucket[removed] = bucket.get(removed, 0) | _JOKER_BIT << _FIELD * (k - 1)
-                k, kw = k - 1, JOKER_RANK
-                if slots[k] is not None:
-                    break
-                slots[k] = (sp, kw)
-        seen[removed] = got
-        if free_of[removed] & follow[w]:
-            bucket = layer[removed.bit_count()]
-            bucket[removed] = bucket.get(removed, 0) | (1 << w) << _FIELD * j
-
-    def line_to(key: int) -> list[int]:
-        out: list[int] = []
-        link = parent[key]
-        while link >= 0:
-            key, move = link >> 16, link & 0xFFFF
-            if move >= _DRAWS:
-                out.extend([DRAW_CODE] * (move - _DRAWS))
-            else:
-                out.append(JOKER_CODE if move == _JOKER_MOVE else move)
-            link = parent[key]
-        out.reverse()
-        return out
-
-    reach(pos.removed, waste, jokers)
-    shifts = [_FIELD * j for j in fields]
-    while True:
-        for count in range(size):
-            bucket = layer[count]
-            if not bucket:
+    check_at = min(_CHECK_EVERY, max_nodes)
+    down = range(jokers, -1, -1)
+    for k in range(start, last):
+        node = False
+        for j in down:
+            here = reached[j]
+            fields = here[k]
+            if not fields:
                 continue
-            layer[count] = {}
-            for removed, packed in bucket.items():
-                nodes += 1
-                if nodes >= check_at:
-                    if nodes >= max_nodes or time.perf_counter() > deadline:
-                        raise LayerLimit
-                    check_at = min(nodes + 1024, max_nodes)
-                moves = succ.get(removed)
-                if moves is None:
-                    moves = succ[removed] = []
-                    free = free_of[removed]
-                    rest = free
-                    while rest:
-                        i = rest.bit_length() - 1
-                        bit = 1 << i
-                        rest ^= bit
-                        nr = removed | bit
-                        if nr not in free_of:
-                            nf = free ^ bit
-                            for p in covers[i]:
-                                if not covered_by[p] & ~nr:
-                                    nf |= 1 << p
-                            free_of[nr] = nf
-                        moves.append((fits[i], nr, ranks[i], i))
-                # play a free card that fits one of the wastes
-                for fit, nr, r, i in moves:
-                    on = packed & fit
-                    if not on:
-                        continue
-                    got = seen.get(nr, 0)
-                    for j, shift in enumerate(shifts):
-                        bits = on >> shift & _ALL
-                        if not bits or got >> shift >> r & 1:
-                            continue
-                        prev = _key(removed, (bits & -bits).bit_length() - 1, j)
-                        parent[_key(nr, r, j)] = prev << 16 | i
-                        if nr == full:
-                            return True, line_to(_key(nr, r, j)), nodes
-                        slots = active.get(nr)
-                        if slots is None or slots[j] is None:
-                            reach(nr, r, j)
-                            got = seen[nr]
-                            continue
-                        # the common case of reach(), inline: a set already met
-                        got |= dominated[r][j]
-                        seen[nr] = got
-                        if free_of[nr] & follow[r]:
-                            nxt = layer[count + 1]
-                            nxt[nr] = nxt.get(nr, 0) | (1 << r) << shift
-        if sp >= len(stock):
-            return False, [], nodes
-        # turn the next stock card: every state met so far may have turned up to here
-        w = stock[sp]
-        sp += 1
-        for removed, slots in list(turn_on[w]):
-            got = seen[removed]
-            for j in fields:
-                first = slots[j]
-                if first is None or got >> _FIELD * j >> w & 1:
-                    continue
-                parent[_key(removed, w, j)] = _key(removed, first[1], j) << 16 | (
-                    _DRAWS + sp - first[0]
-                )
-                reach(removed, w, j)
-                got = seen[removed]
+            node = True
+            first = (fields & -fields).bit_length() - 1
+            fields |= turns[first // _FIELD]
+            here[k] = fields
+            if j:
+                reached[j - 1][k] |= _JOKER_BIT << first - first % _FIELD
+            for child, i in moves_of[k]:
+                on = fields & fit[i]
+                if on:
+                    here[child] |= put[i][(on & -on).bit_length()]
+        if node:
+            nodes += 1
+            if nodes >= check_at:
+                if nodes >= max_nodes or time.perf_counter() > deadline:
+                    raise LayerLimit
+                check_at = min(nodes + _CHECK_EVERY, max_nodes)
+    for j in down:
+        if reached[j][last]:
+            line = _line_back(shape, reached, j, ranks, stock, fit, (start, waste, jokers))
+            return True, line, nodes + 1
+    return False, [], nodes
+
+
+def _line_back(
+    shape: _Shape,
+    reached: list[list[int]],
+    jokers: int,
+    ranks: list[int],
+    stock: list[int],
+    fit: list[int],
+    origin: tuple[int, int, int],
+) -> list[int]:
+    """A winning line: from the full set back to ``origin`` (set index, waste, jokers).
+
+    At each step the state (set, waste, jokers, earliest layer) is explained
+    by a move from a state with a fewer cards removed, more jokers left or an
+    earlier layer, so the walk ends at the origin.
+    """
+    k, j = len(shape.sets) - 1, jokers
+    p = _lowest(reached[j][k])
+    layer, w = divmod(p, _FIELD)
+    out: list[int] = []
+    while (k, w, j) != origin or layer:
+        fields = reached[j][k]
+        first = _lowest(fields)
+        if w < JOKER_RANK and first < layer * _FIELD and stock[layer - 1] == w:
+            # turned the stock from the set's first layer
+            out.extend([DRAW_CODE] * (layer - first // _FIELD))
+            layer, w = divmod(first, _FIELD)
+            continue
+        if w == JOKER_RANK and j < len(reached) - 1:
+            more = reached[j + 1][k]
+            if more and _lowest(more) // _FIELD == layer:
+                out.append(JOKER_CODE)
+                j += 1
+                w = _lowest(more) % _FIELD
+                continue
+        for i, parent in shape.back[k]:
+            if ranks[i] != w:
+                continue
+            on = reached[j][parent] & fit[i]
+            if on and _lowest(on) // _FIELD == layer:
+                out.append(i)
+                k, w = parent, _lowest(on) % _FIELD
+                break
+        else:  # pragma: no cover - the pass recorded a state no move explains
+            raise AssertionError("no move leads to a reached state")
+    out.reverse()
+    return out
