@@ -89,14 +89,42 @@ def test_pass_from_mid_round_positions(seed: int, played: int) -> None:
         return
     pos = position_of(state)
     won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
-    dfs = solve(pos, max_nodes=3_000_000)
-    assert dfs.verdict != UNKNOWN
-    assert won == (dfs.verdict == WIN)
+    assert won == (_depth_first(pos) == WIN)
     if won:
         s = state.copy()
         for code in line:
             s.play(code_to_move(code))
         assert s.round_scores()[0].cleared
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), played=st.integers(0, 12))
+def test_hint_verdicts_per_move_match_the_depth_first_search(seed: int, played: int) -> None:
+    # ``each_move`` (what a hint asks per sample) runs one pass per legal move for the
+    # pyramid; the depth-first search decides every root move in its own way.
+    if seed % 2:
+        pos = _position(seed)
+    else:
+        state = deal_state("pyramid", seed % 5000 + 1)
+        rng = Rng(seed)
+        for _ in range(played):
+            if state.is_over or state.round != 1:
+                return
+            moves = state.legal_moves()
+            state.play(moves[rng.below(len(moves))])
+        if state.is_over or state.round != 1:
+            return
+        pos = position_of(state)
+    layered = solve(pos, each_move=True)
+    dfs = _clear(pos, 10**9, NO_DEADLINE, True, True)
+    assert layered.per_move == dfs.per_move
+    assert layered.verdict == dfs.verdict
+
+
+def test_hint_verdicts_past_the_node_limit_are_unknown() -> None:
+    pos = deal_position("pyramid", 20)
+    r = solve(pos, each_move=True, max_nodes=50)
+    assert r.per_move and set(r.per_move.values()) == {UNKNOWN} and r.verdict == UNKNOWN
 
 
 # Deals whose verdict the depth-first search needs more than 1,000 nodes for (its

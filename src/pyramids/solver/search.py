@@ -272,8 +272,11 @@ def solve(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if mode == "clear" and prune and not each_move and pos.layout.name in LAYERED:
-            result = _clear_layered(pos, max_nodes, start + max_seconds)
+        if mode == "clear" and prune and pos.layout.name in LAYERED:
+            if each_move:
+                result = _each_move_layered(pos, max_nodes, start + max_seconds)
+            else:
+                result = _clear_layered(pos, max_nodes, start + max_seconds)
         elif mode == "clear":
             result = _clear(pos, max_nodes, start + max_seconds, prune, each_move)
         else:
@@ -300,6 +303,36 @@ def _clear_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
     except LayerLimit:
         return Result(UNKNOWN, nodes=max_nodes)
     return Result(WIN if won else LOSE, line, nodes)
+
+
+def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
+    """``each_move`` for the layouts in :data:`LAYERED`: one pass per legal move.
+
+    A hint asks this once per sampled deal; a pass costs a few milliseconds
+    whatever the deal, while the depth-first search could spend a whole
+    sample's time budget on one lost move.
+    """
+    from pyramids.solver.transitions import legal_codes, step  # it imports this module
+
+    full = pos.layout.full_mask
+    per_move: dict[int, str] = {}
+    nodes = 0
+    for code in legal_codes(pos):
+        child = step(pos, code)
+        if child.removed == full:
+            per_move[code] = WIN
+            continue
+        try:
+            won, _, used = clear_by_layers(child, max_nodes - nodes, deadline)
+        except LayerLimit:
+            break  # this move and the rest stay unknown
+        nodes += used
+        per_move[code] = WIN if won else LOSE
+    for code in legal_codes(pos):
+        per_move.setdefault(code, UNKNOWN)
+    verdicts = set(per_move.values())
+    verdict = WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
+    return Result(verdict, [], nodes, per_move=per_move)
 
 
 def _clear(
