@@ -17,6 +17,7 @@ from pyramids.solver.position import Position, deal_position, deal_state, positi
 from pyramids.solver.search import (
     JOKER_CODE,
     LOSE,
+    TRY_FIRST,
     UNKNOWN,
     WIN,
     _clear,
@@ -192,3 +193,45 @@ def test_a_cleared_board_and_a_board_needing_two_jokers() -> None:
     won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
     assert won and line.count(JOKER_CODE) == 2 and replay_score(pos, line)[1]
     assert not clear_by_layers(replace(pos, jokers=1), 10**9, NO_DEADLINE)[0]
+
+
+# Tripeaks deals the depth-first search needed tens of thousands of nodes for (its
+# verdicts): after its 1,000-node try, ``solve`` makes the pass over the peaks' sets.
+HARD_PEAKS = {28: LOSE, 36: LOSE, 30: WIN, 70: WIN}
+
+
+@pytest.mark.parametrize(("deal", "verdict"), sorted(HARD_PEAKS.items()))
+def test_hard_tripeaks_deals_go_to_the_pass_after_a_short_try(deal: int, verdict: str) -> None:
+    pos = deal_position("tripeaks", deal)
+    r = solve(pos)
+    assert r.verdict == verdict
+    assert (
+        TRY_FIRST["tripeaks"] < r.nodes <= TRY_FIRST["tripeaks"] + len(_shape_of(pos.layout).sets)
+    )
+    state = deal_state("tripeaks", deal)
+    for move in r.moves():
+        state.play(move)  # raises if the engine disagrees
+    if verdict == WIN:
+        assert state.round_scores()[0].cleared
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), played=st.integers(6, 20))
+def test_pass_agrees_with_the_depth_first_search_on_tripeaks_positions(
+    seed: int, played: int
+) -> None:
+    # the peaks overlap differently from a pyramid (three peaks, shared bottom row)
+    state = deal_state("tripeaks", seed % 5000 + 1)
+    rng = Rng(seed)
+    for _ in range(played):
+        if state.is_over or state.round != 1:
+            return
+        moves = state.legal_moves()
+        state.play(moves[rng.below(len(moves))])
+    if state.is_over or state.round != 1:
+        return
+    pos = position_of(state)
+    won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
+    assert won == (_depth_first(pos) == WIN)
+    if won:
+        assert replay_score(pos, line)[1]
