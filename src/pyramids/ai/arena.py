@@ -147,13 +147,20 @@ def play_match(
     match: Match,
     records: str | None = None,
     stats: StatsFn | None = None,
+    agent_factory: Callable[[str, str], Agent] = build_agent,
 ) -> GameResult:
-    """Play one scheduled game (a module-level function, so worker processes can run it)."""
+    """Play one scheduled game (a module-level function, so worker processes can run it).
+
+    ``agent_factory(spec, game_id)`` builds each seat's agent: the registry's
+    :func:`build_agent` unless a study brings players of its own (e.g. the
+    benchmark of players allowed to see hidden information, which no
+    registered agent may).
+    """
     game = get_game(config.game_id)
     n = config.seat_count()
     state = game.new(players=n, seed=config.seed + match.deal, **dict(config.variant))
     state.names = tuple(config.agents[a] for a in match.seats)
-    agents = [build_agent(config.agents[a], config.game_id) for a in match.seats]
+    agents = [agent_factory(config.agents[a], config.game_id) for a in match.seats]
     rngs = [Rng(_agent_seed(config.seed, match.index, s)) for s in range(n)]
     think_total = [0.0] * n
     think_max = [0.0] * n
