@@ -347,6 +347,11 @@ def test_websocket_errors_have_codes_and_change_nothing(live: LiveServer) -> Non
                 ({"type": "move", "move": legal[0], "version": "0"}, "bad-message"),
                 ({"type": "move", "move": legal[0], "version": 0}, "not-your-turn"),
                 ({"type": "move", "move": legal[0], "version": 3}, "stale-version"),
+                # an id must come back unchanged as reply_to in any client's JSON
+                ({"type": "ping", "id": 2**60}, "bad-message"),
+                ({"type": "ping", "id": "x" * 65}, "bad-message"),
+                ({"type": "ping", "id": [[[1]]]}, "bad-message"),
+                ({"type": "ping", "id": True}, "bad-message"),
             ]
             for payload, code in cases:
                 await s.send(payload)
@@ -354,6 +359,10 @@ def test_websocket_errors_have_codes_and_change_nothing(live: LiveServer) -> Non
                 assert msg["type"] == "error", msg
                 assert msg["error"]["code"] == code
                 assert msg["error"]["reason"]
+            for ident in (2**53, -(2**53), "a-64-character-id".ljust(64, "!"), None):
+                await s.send({"type": "ping", "id": ident})
+                msg = await s.recv()
+                assert msg["type"] == "pong" and msg["reply_to"] == ident
         async with Session(live.ws_url, rid, tokens[to_move]) as s:
             await s.recv()
             await s.send({"type": "move", "move": "nonsense", "version": 0})

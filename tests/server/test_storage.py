@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,7 +118,17 @@ def test_async_appends_of_one_batch_each_learn_their_own_outcome(tmp_path: Path)
 
     store = Store(f"sqlite:///{tmp_path / 's.db'}")
 
+    wakeups: list[object] = []
+
     async def scenario() -> list[BaseException | None]:
+        loop = asyncio.get_running_loop()
+        real = loop.call_soon_threadsafe
+
+        def counting(callback: Any, *args: Any, **kwargs: Any) -> Any:
+            wakeups.append(callback)
+            return real(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counting  # type: ignore[method-assign]
         gate = threading.Event()
         blocker = store._writer.submit(lambda conn: gate.wait(5) and None)
         tasks = [
@@ -136,6 +147,9 @@ def test_async_appends_of_one_batch_each_learn_their_own_outcome(tmp_path: Path)
         outcomes = asyncio.run(scenario())
         assert outcomes[0] is None and outcomes[2] is None and outcomes[3] is None
         assert isinstance(outcomes[1], StorageError)
+        # the four waiters of the batch cost the loop one wake-up, not four
+        settles = [w for w in wakeups if getattr(w, "__name__", "") == "_settle_in_loop"]
+        assert len(settles) == 1
         row = store.load_room("r1")
         assert row is not None and [e.data for e in row.events] == ["m1", "m2", "m3"]
     finally:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyramids.engine.rng import Rng
+from pyramids.games.piramides import PiramidesState
 from pyramids.games.piramides.cards import shuffled_deck
 from pyramids.games.piramides.layout import LAYOUTS, pyramid_layout
 from pyramids.solver.layers import LayerLimit, _shape_of, clear_by_layers
@@ -75,18 +76,24 @@ def test_pass_agrees_with_brute_force_on_tiny_pyramids(seed: int) -> None:
     assert clear_by_layers(pos, 10**9, NO_DEADLINE)[0] == brute_force(pos)[0]
 
 
+def _mid_round(layout: str, seed: int, played: int) -> PiramidesState | None:
+    """A real deal of ``layout`` after ``played`` random moves, or ``None`` once past round 1."""
+    state = deal_state(layout, seed % 5000 + 1)
+    rng = Rng(seed)
+    for _ in range(played):
+        if state.is_over or state.round != 1:
+            return None
+        moves = state.legal_moves()
+        state.play(moves[rng.below(len(moves))])
+    return None if state.is_over or state.round != 1 else state
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), played=st.integers(0, 12))
 def test_pass_from_mid_round_positions(seed: int, played: int) -> None:
     # Start from a position part-way through a real deal, the waste possibly a joker.
-    state = deal_state("pyramid", seed % 5000 + 1)
-    rng = Rng(seed)
-    for _ in range(played):
-        moves = state.legal_moves()
-        if state.is_over or not moves:
-            break
-        state.play(moves[rng.below(len(moves))])
-    if state.is_over or state.round != 1:
+    state = _mid_round("pyramid", seed, played)
+    if state is None:
         return
     pos = position_of(state)
     won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)
@@ -106,14 +113,8 @@ def test_hint_verdicts_per_move_match_the_depth_first_search(seed: int, played: 
     if seed % 2:
         pos = _position(seed)
     else:
-        state = deal_state("pyramid", seed % 5000 + 1)
-        rng = Rng(seed)
-        for _ in range(played):
-            if state.is_over or state.round != 1:
-                return
-            moves = state.legal_moves()
-            state.play(moves[rng.below(len(moves))])
-        if state.is_over or state.round != 1:
+        state = _mid_round("pyramid", seed, played)
+        if state is None:
             return
         pos = position_of(state)
     layered = solve(pos, each_move=True)
@@ -176,12 +177,14 @@ def test_a_removed_set_that_cannot_occur_is_refused() -> None:
 
 def test_limits_give_unknown() -> None:
     pos = deal_position("pyramid", 20)
-    with pytest.raises(LayerLimit):
+    with pytest.raises(LayerLimit) as spent:
         clear_by_layers(pos, 100, NO_DEADLINE)
-    with pytest.raises(LayerLimit):
+    assert spent.value.nodes == 100
+    with pytest.raises(LayerLimit) as late:
         clear_by_layers(pos, 10**9, time.perf_counter() - 1)
+    assert 0 < late.value.nodes < 1430  # stopped by the clock, not by the node budget
     r = solve(pos, max_nodes=100)
-    assert r.verdict == UNKNOWN and r.line == []
+    assert r.verdict == UNKNOWN and r.line == [] and r.nodes == 100
 
 
 def test_a_cleared_board_and_a_board_needing_two_jokers() -> None:
@@ -221,14 +224,8 @@ def test_pass_agrees_with_the_depth_first_search_on_tripeaks_positions(
     seed: int, played: int
 ) -> None:
     # the peaks overlap differently from a pyramid (three peaks, shared bottom row)
-    state = deal_state("tripeaks", seed % 5000 + 1)
-    rng = Rng(seed)
-    for _ in range(played):
-        if state.is_over or state.round != 1:
-            return
-        moves = state.legal_moves()
-        state.play(moves[rng.below(len(moves))])
-    if state.is_over or state.round != 1:
+    state = _mid_round("tripeaks", seed, played)
+    if state is None:
         return
     pos = position_of(state)
     won, line, _ = clear_by_layers(pos, 10**9, NO_DEADLINE)

@@ -103,12 +103,12 @@ def create_app(
         manager = RoomManager(store, bot_delay=bot_delay)
         holder["store"] = store
         holder["manager"] = manager
+        if freeze_heap:  # before any game is loaded: only what lives as long as the process
+            frozen = freeze_long_lived_heap()
+            log.debug("%d long-lived objects left out of garbage collection", frozen)
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished games", resumed)
-        if freeze_heap:
-            frozen = freeze_long_lived_heap()
-            log.debug("%d long-lived objects left out of garbage collection", frozen)
         try:
             yield
         finally:

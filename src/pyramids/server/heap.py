@@ -23,14 +23,16 @@ import importlib
 
 from pyramids.ai.registry import AGENTS
 from pyramids.engine.registry import all_games
+from pyramids.server.hints import hint_available
 
 
 def import_everything() -> None:
-    """Load every game and agent module now rather than on the first request needing it."""
+    """Load every game, agent and hint module now rather than on the first request needing it."""
     all_games()
     for targets in AGENTS.values():
         for target in targets.values():
             importlib.import_module(target.partition(":")[0])
+    hint_available("piramides")  # loads the solver, when it is installed
 
 
 #: a full collection is considered after this many middle-generation ones (Python: 10)

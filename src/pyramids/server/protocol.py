@@ -195,4 +195,28 @@ def parse_client_message(raw: str) -> dict[str, Any]:
         raise ProtocolError("bad-message", "'version' must be a whole number")
     if kind == "move" and not isinstance(msg["move"], str):
         raise ProtocolError("bad-message", "'move' must be the move's notation as text")
+    if not _echoable(msg.get("id")):
+        raise ProtocolError(
+            "bad-message",
+            f"'id' must be a whole number (at most 2**53 either way) or a text of at most "
+            f"{MAX_ID_LENGTH} characters: it comes back as 'reply_to'",
+        )
     return msg
+
+
+#: the longest text a client may use as a message ``id``
+MAX_ID_LENGTH = 64
+
+
+def _echoable(ident: Any) -> bool:
+    """Whether ``ident`` comes back unchanged as ``reply_to`` in every client's JSON.
+
+    Why: a larger integer is a float to JavaScript (and to our decoder past
+    64 bits), and a deep structure could not be encoded back at all, so the
+    client would never recognise its answer.
+    """
+    if ident is None:
+        return True
+    if isinstance(ident, str):
+        return len(ident) <= MAX_ID_LENGTH
+    return isinstance(ident, int) and not isinstance(ident, bool) and abs(ident) <= 2**53

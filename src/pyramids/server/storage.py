@@ -22,7 +22,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,20 +330,24 @@ def _settle_in_loop(results: list[tuple[asyncio.Future[None], BaseException | No
 def _settle(results: list[tuple[Waiter, BaseException | None]]) -> None:
     """Tell every waiter of a batch its outcome: one loop wake-up per loop, not per job."""
     by_loop: dict[asyncio.AbstractEventLoop, list[Any]] = {}
+    threaded: list[tuple[Future[None], BaseException | None]] = []
     for waiter, err in results:
         if isinstance(waiter, Future):
-            # a waiter that gave up (server shutting down) must not kill the writer thread
-            if waiter.cancelled():
-                continue
-            if err is None:
-                waiter.set_result(None)
-            else:
-                waiter.set_exception(err)
+            threaded.append((waiter, err))
         else:
             by_loop.setdefault(waiter[0], []).append((waiter[1], err))
     for loop, items in by_loop.items():
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
             loop.call_soon_threadsafe(_settle_in_loop, items)
+    for fut, err in threaded:
+        # a waiter that gave up (server shutting down) may be cancelled from another
+        # thread at any moment, even between a check and the set: that must not kill
+        # the writer thread
+        with contextlib.suppress(InvalidStateError):
+            if err is None:
+                fut.set_result(None)
+            else:
+                fut.set_exception(err)
 
 
 class Writer:

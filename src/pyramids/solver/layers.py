@@ -59,7 +59,11 @@ _CHECK_EVERY = 256
 
 
 class LayerLimit(Exception):
-    """The node or time budget was spent before the answer was known."""
+    """The node or time budget was spent before the answer was known (after ``nodes``)."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"limit reached after {nodes} removed sets")
+        self.nodes = nodes
 
 
 @dataclass(frozen=True)
@@ -206,7 +210,7 @@ def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
             nodes += 1
             if nodes >= check_at:
                 if nodes >= max_nodes or time.perf_counter() > deadline:
-                    raise LayerLimit
+                    raise LayerLimit(nodes)
                 check_at = min(nodes + _CHECK_EVERY, max_nodes)
     for j in down:
         if reached[j][last]:

@@ -41,7 +41,10 @@ For the pyramid, clear mode hands the round to :mod:`.layers` instead: one
 pass over the layout's 1,430 removable sets that finds, for each state, the
 fewest stock cards turned to reach it; its cost never depends on the move
 order or on luck, and it decides any round in a few milliseconds (``LAYERED``;
-``docs/performance.md``).
+``docs/performance.md``); a hint's ``each_move`` makes one pass per legal
+move. Tripeaks gets 1,000 depth-first nodes first and then the pass over its
+22,932 sets (``TRY_FIRST``): most of its deals fall to the search at once,
+and the pass bounds the few that took the search seconds.
 
 Both stop at a node or time limit and then answer ``unknown`` rather than
 guess.
@@ -314,8 +317,8 @@ def _clear_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
         tried = quick.nodes
     try:
         won, line, nodes = clear_by_layers(pos, max_nodes - tried, deadline)
-    except LayerLimit:
-        return Result(UNKNOWN, nodes=max_nodes)
+    except LayerLimit as stop:
+        return Result(UNKNOWN, nodes=tried + stop.nodes)
     return Result(WIN if won else LOSE, line, tried + nodes)
 
 
@@ -338,7 +341,8 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
             continue
         try:
             won, _, used = clear_by_layers(child, max_nodes - nodes, deadline)
-        except LayerLimit:
+        except LayerLimit as stop:
+            nodes += stop.nodes
             break  # this move and the rest stay unknown
         nodes += used
         per_move[code] = WIN if won else LOSE
