@@ -334,7 +334,8 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
     full = pos.layout.full_mask
     per_move: dict[int, str] = {}
     nodes = 0
-    for code in legal_codes(pos):
+    codes = legal_codes(pos)
+    for code in codes:
         child = step(pos, code)
         if child.removed == full:
             per_move[code] = WIN
@@ -346,7 +347,7 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
             break  # this move and the rest stay unknown
         nodes += used
         per_move[code] = WIN if won else LOSE
-    for code in legal_codes(pos):
+    for code in codes:
         per_move.setdefault(code, UNKNOWN)
     verdicts = set(per_move.values())
     verdict = WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
