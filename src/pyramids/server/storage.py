@@ -370,7 +370,7 @@ class Writer:
     def submit(self, op: Op | Append) -> Future[None]:
         """Queue ``op``; the returned future resolves after its transaction commits."""
         fut: Future[None] = Future()
-        self._queue.put((op, fut))
+        self.submit_to(op, fut)
         return fut
 
     def submit_to(self, op: Op | Append, waiter: Waiter) -> None:
