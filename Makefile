@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench clean i18n
 
 # Makefile too: a change to the install line (a new extra) reinstalls existing venvs.
 $(STAMP): pyproject.toml Makefile
@@ -26,6 +26,10 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/python -m pytest -n 2 tests
+
+# Extract the messages of the code into the catalogs, update every language, compile them.
+i18n: $(STAMP)
+	$(BIN)/python -m pyramids.i18n.build
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(ARGS)

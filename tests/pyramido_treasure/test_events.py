@@ -95,7 +95,7 @@ def test_danger_success_takes_only_what_the_deck_still_holds() -> None:
     state.play(state.parse_move("name sphinx mummy"))
     slide_to(state, "B1", "A1", "B1", "C1", "C2")
     assert hand(state, 0) == []
-    assert any("no card of the sphinx" in n for n in state.view(None)["news"])
+    assert any("no card of the sphinx" in n["text"] for n in state.view(None)["news"])
 
 
 def test_danger_failure_gives_a_card_to_an_opponent_of_choice() -> None:
@@ -149,7 +149,7 @@ def test_mirage_with_an_empty_handed_neighbour_does_nothing() -> None:
     arrange(state, deck=2, cards=["mirage", "parrot/2"], turn=1, hands={2: ["crown/1"]})
     # player 1's right-hand neighbour is player 0, who has no card
     assert state.current_player == 2 and state.view(None)["search"]["card"] == "parrot/2"
-    assert any("mirage fades" in n for n in state.view(None)["news"])
+    assert any("mirage fades" in n["text"] for n in state.view(None)["news"])
 
 
 def test_mirage_keeps_the_card_when_its_treasure_is_revealed() -> None:
@@ -229,7 +229,7 @@ def test_poker_with_nothing_to_take_changes_no_hands() -> None:
     state.play(state.parse_move("poker p2 lamp"))
     slide_to(state, "C2")
     assert state.scores() == [0, 0]
-    assert any("no card to lose" in n for n in state.view(None)["news"])
+    assert any("no card to lose" in n["text"] for n in state.view(None)["news"])
 
 
 def test_poker_rules_on_naming() -> None:

@@ -174,7 +174,7 @@ def test_a_treasure_already_visible_is_taken_at_once() -> None:
     assert state.hand(1) == (card("sphinx/1"),)
     assert state.current_player == 2
     assert state.view(None)["search"]["card"] == "mummy/1"
-    assert any("already visible" in n for n in state.view(None)["news"])
+    assert any("already visible" in n["text"] for n in state.view(None)["news"])
 
 
 def test_deck_one_leads_to_deck_two() -> None:

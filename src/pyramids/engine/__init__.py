@@ -3,6 +3,7 @@
 from pyramids.engine.errors import (
     IllegalMove,
     NotationError,
+    PlayersError,
     PyramidsError,
     RecordError,
     UnknownGame,
@@ -19,6 +20,7 @@ __all__ = [
     "IllegalMove",
     "NotationError",
     "Option",
+    "PlayersError",
     "PyramidsError",
     "RecordError",
     "Rng",

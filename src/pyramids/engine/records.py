@@ -60,7 +60,9 @@ def _need(record: Mapping[str, Any], field: str, kind: type | tuple[type, ...]) 
     value = record[field]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(field, f"must be {want}, not {type(value).__name__}")
+        raise RecordError(
+            field, "must be {expected}, not {actual}", expected=want, actual=type(value).__name__
+        )
     return value
 
 
@@ -76,39 +78,51 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
         try:
             record = record.read_text(encoding="utf-8")
         except OSError as e:
-            raise RecordError("file", f"cannot read {record}: {e.strerror}") from None
+            raise RecordError(
+                "file", "cannot read {path}: {reason}", path=str(record), reason=str(e.strerror)
+            ) from None
     if isinstance(record, str):
         try:
             record = json.loads(record)
         except json.JSONDecodeError as e:
-            raise RecordError("json", f"not valid JSON ({e.msg} at line {e.lineno})") from None
+            raise RecordError(
+                "json", "not valid JSON ({reason} at line {line})", reason=e.msg, line=e.lineno
+            ) from None
     if not isinstance(record, Mapping):
         raise RecordError("record", "must be a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError("format", f"must be {FORMAT!r}")
+        raise RecordError("format", "must be '{format}'", format=FORMAT)
     fv = _need(record, "format_version", int)
     if fv != FORMAT_VERSION:
-        raise RecordError("format_version", f"{fv} is not supported (this version reads 1)")
+        raise RecordError(
+            "format_version",
+            "{version} is not supported (this version reads {supported})",
+            version=fv,
+            supported=FORMAT_VERSION,
+        )
     game_id = _need(record, "game", str)
     try:
         game = get_game(game_id)
     except PyramidsError as e:
-        raise RecordError("game", str(e)) from None
+        raise RecordError.wrapping("game", e) from None
     rv = _need(record, "rules_version", int)
     if rv != game.rules_version:
         raise RecordError(
-            "rules_version", f"{rv} differs from this version's rules ({game.rules_version})"
+            "rules_version",
+            "{version} differs from this version's rules ({supported})",
+            version=rv,
+            supported=game.rules_version,
         )
     variant_in = _need(record, "variant", dict)
     try:
         variant = game.resolve_variant(variant_in)
     except PyramidsError as e:
-        raise RecordError("variant", str(e)) from None
+        raise RecordError.wrapping("variant", e) from None
     names = _need(record, "players", list)
     try:
         game.check_players(len(names))
-    except ValueError as e:
-        raise RecordError("players", str(e)) from None
+    except PyramidsError as e:
+        raise RecordError.wrapping("players", e) from None
     if not all(isinstance(n, str) and n for n in names):
         raise RecordError("players", "every player name must be non-empty text")
     setup = _need(record, "setup", dict)
@@ -116,14 +130,16 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
         state = game.from_setup(setup, len(names), variant)
     except RecordError:
         raise
+    except PyramidsError as e:
+        raise RecordError.wrapping("setup", e) from None
     except (KeyError, TypeError, IndexError, ValueError) as e:
-        raise RecordError("setup", f"malformed ({e})") from None
+        raise RecordError("setup", "malformed ({detail})", detail=str(e)) from None
     state.names = tuple(names)
     if "seed" in record:
         seed = _need(record, "seed", int)
         rng = Rng(seed)
         if game.make_setup(len(names), variant, rng) != setup:
-            raise RecordError("setup", f"does not match the deal of seed {seed}")
+            raise RecordError("setup", "does not match the deal of seed {seed}", seed=seed)
         state._rng = rng
         state.seed = seed
     chance = _need(record, "chance", list) if "chance" in record else []
@@ -141,15 +157,21 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
     for i, text in enumerate(moves):
         where = f"moves[{i}]"
         if not isinstance(text, str):
-            raise RecordError(where, f"move {i + 1} must be text in the game's notation")
+            raise RecordError(
+                where, "move {number} must be text in the game's notation", number=i + 1
+            )
         try:
             state.play(state.parse_move(text))
         except IllegalMove as e:
-            raise RecordError(where, f"move {i + 1} {text!r} is illegal: {e.message}") from None
+            raise RecordError(
+                where, "move {number} '{text}' is illegal", number=i + 1, text=text
+            ).caused_by(e) from None
         except RecordError as e:
-            raise RecordError(e.field, f"at move {i + 1}: {e.message}") from None
+            raise RecordError(e.field, "at move {number}", number=i + 1).caused_by(e) from None
     if state._forced:
-        raise RecordError("chance", f"{len(state._forced)} chance outcome(s) were never used")
+        raise RecordError(
+            "chance", "{count} chance outcome(s) were never used", count=len(state._forced)
+        )
     state._forced = None
     if check_result and "result" in record:
         _check_result(state, record["result"])
@@ -161,17 +183,24 @@ def _check_result(state: State[Any], result: Any) -> None:
         raise RecordError("result", "must be an object")
     if result.get("over") != state.is_over:
         raise RecordError(
-            "result.over", f"record says over={result.get('over')}, the moves give {state.is_over}"
+            "result.over",
+            "record says over={recorded}, the moves give {actual}",
+            recorded=str(result.get("over")),
+            actual=str(state.is_over),
         )
     if result.get("scores") != state.scores():
         raise RecordError(
             "result.scores",
-            f"record says {result.get('scores')}, the moves give {state.scores()}",
+            "record says {recorded}, the moves give {actual}",
+            recorded=str(result.get("scores")),
+            actual=str(state.scores()),
         )
     if state.is_over and result.get("ranking") != state.ranking():
         raise RecordError(
             "result.ranking",
-            f"record says {result.get('ranking')}, the moves give {state.ranking()}",
+            "record says {recorded}, the moves give {actual}",
+            recorded=str(result.get("ranking")),
+            actual=str(state.ranking()),
         )
 
 

@@ -34,7 +34,11 @@ def get_game(game_id: str) -> Game[Any]:
     if game_id in _loaded:
         return _loaded[game_id]
     if game_id not in GAMES:
-        raise UnknownGame(f"unknown game {game_id!r}; known games: {', '.join(GAMES)}")
+        raise UnknownGame(
+            "unknown game '{game_id}'; known games: {known}",
+            game_id=str(game_id),
+            known=", ".join(GAMES),
+        )
     module_name, _, attr = GAMES[game_id].partition(":")
     game: Game[Any] = getattr(importlib.import_module(module_name), attr)
     _loaded[game_id] = game

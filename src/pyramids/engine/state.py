@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pyramids.engine.errors import IllegalMove, RecordError
+from pyramids.engine.errors import IllegalMove, PlayersError, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.variant import Option, VariantValue, resolve_variant
 
@@ -63,17 +63,29 @@ class Game(ABC, Generic[M]):
         return resolve_variant(self.id, self.options, variant)
 
     def check_players(self, players: int) -> None:
-        """Raise :class:`ValueError` unless ``players`` is a supported player count."""
+        """Raise :class:`PlayersError` (a ``ValueError``) unless ``players`` is a supported count."""
         if (
             not isinstance(players, int)
             or isinstance(players, bool)
             or not self.min_players <= players <= self.max_players
         ):
+            given = players if type(players) is int else repr(players)
             if self.min_players == self.max_players:
-                need = f"exactly {self.min_players}"
-            else:
-                need = f"{self.min_players} to {self.max_players}"
-            raise ValueError(f"{self.id} is played by {need} players, not {players!r}")
+                raise PlayersError(
+                    "{game_id} is played by exactly {count} players, not {players}",
+                    code="player-count",
+                    game_id=self.id,
+                    count=self.min_players,
+                    players=given,
+                )
+            raise PlayersError(
+                "{game_id} is played by {minimum} to {maximum} players, not {players}",
+                code="player-count",
+                game_id=self.id,
+                minimum=self.min_players,
+                maximum=self.max_players,
+                players=given,
+            )
 
     def new(
         self,
@@ -134,7 +146,9 @@ def _check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
         return tuple(f"Player {i + 1}" for i in range(players))
     names = tuple(names)
     if len(names) != players or not all(isinstance(n, str) and n for n in names):
-        raise ValueError(f"names must be {players} non-empty strings")
+        raise PlayersError(
+            "names must be {count} non-empty strings", code="player-names", count=players
+        )
     return names
 
 
@@ -331,9 +345,14 @@ class State(ABC, Generic[M]):
             if ply != self._ply or n != choices or not 0 <= forced < choices:
                 raise RecordError(
                     "chance",
-                    f"chance event at move {self._ply} does not match the record "
-                    f"(expected {choices} possible outcomes at move {self._ply}, "
-                    f"record has {n} at move {ply} with outcome {forced})",
+                    "chance event at move {ply} does not match the record "
+                    "(expected {choices} possible outcomes at move {ply}, "
+                    "record has {recorded_choices} at move {recorded_ply} with outcome {outcome})",
+                    ply=self._ply,
+                    choices=choices,
+                    recorded_choices=n,
+                    recorded_ply=ply,
+                    outcome=forced,
                 )
             value = forced
         self._chance_log = (self._chance_log, (self._ply, choices, value))
@@ -358,7 +377,12 @@ class State(ABC, Generic[M]):
         if player is not None and not (
             isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players
         ):
-            raise ValueError(f"no seat {player!r} in a {self.players}-player game")
+            raise PlayersError(
+                "no seat {number} in a {count}-player game",
+                code="no-such-seat",
+                number=player if type(player) is int else repr(player),
+                count=self.players,
+            )
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.id} ply={self._ply} over={self.is_over}>"

@@ -48,29 +48,68 @@ class Option:
                 return True
             if isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
                 return False
-            raise VariantError(f"option {self.name!r} must be true or false, not {value!r}")
+            raise VariantError(
+                "option '{option}' must be true or false, not {value}",
+                code="variant-not-bool",
+                option=self.name,
+                value=repr(value),
+            )
         if self.kind is int:
             if isinstance(value, str):
                 try:
                     value = int(value)
                 except ValueError:
+                    if self.also:
+                        raise VariantError(
+                            "option '{option}' must be a whole number or one of {words}, "
+                            "not {value}",
+                            code="variant-not-int",
+                            option=self.name,
+                            words=repr(list(self.also)),
+                            value=repr(value),
+                        ) from None
                     raise VariantError(
-                        f"option {self.name!r} must be a whole number"
-                        + (f" or one of {list(self.also)}" if self.also else "")
-                        + f", not {value!r}"
+                        "option '{option}' must be a whole number, not {value}",
+                        code="variant-not-int",
+                        option=self.name,
+                        value=repr(value),
                     ) from None
             if not isinstance(value, int) or isinstance(value, bool):
-                raise VariantError(f"option {self.name!r} must be a whole number, not {value!r}")
+                raise VariantError(
+                    "option '{option}' must be a whole number, not {value}",
+                    code="variant-not-int",
+                    option=self.name,
+                    value=repr(value),
+                )
             if self.minimum is not None and value < self.minimum:
-                raise VariantError(f"option {self.name!r} must be at least {self.minimum}")
+                raise VariantError(
+                    "option '{option}' must be at least {minimum}",
+                    code="variant-too-small",
+                    option=self.name,
+                    minimum=self.minimum,
+                )
             if self.maximum is not None and value > self.maximum:
-                raise VariantError(f"option {self.name!r} must be at most {self.maximum}")
+                raise VariantError(
+                    "option '{option}' must be at most {maximum}",
+                    code="variant-too-large",
+                    option=self.name,
+                    maximum=self.maximum,
+                )
             return value
         if not isinstance(value, str):
-            raise VariantError(f"option {self.name!r} must be text, not {value!r}")
+            raise VariantError(
+                "option '{option}' must be text, not {value}",
+                code="variant-not-text",
+                option=self.name,
+                value=repr(value),
+            )
         if self.choices and value not in self.choices:
             raise VariantError(
-                f"option {self.name!r} must be one of {', '.join(self.choices)}, not {value!r}"
+                "option '{option}' must be one of {choices}, not {value}",
+                code="variant-not-a-choice",
+                option=self.name,
+                choices=", ".join(self.choices),
+                value=repr(value),
             )
         return value
 
@@ -95,8 +134,20 @@ def resolve_variant(
     known = {o.name: o for o in options}
     unknown = [k for k in given if k not in known]
     if unknown:
-        names = ", ".join(sorted(known)) or "none"
-        raise VariantError(f"{game_id} has no option {unknown[0]!r} (its options: {names})")
+        if not known:
+            raise VariantError(
+                "{game_id} has no option '{option}' (it has no options)",
+                code="variant-unknown-option",
+                game_id=game_id,
+                option=str(unknown[0]),
+            )
+        raise VariantError(
+            "{game_id} has no option '{option}' (its options: {options})",
+            code="variant-unknown-option",
+            game_id=game_id,
+            option=str(unknown[0]),
+            options=", ".join(sorted(known)),
+        )
     return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in options}
 
 
@@ -111,7 +162,12 @@ def draw_first_player(variant: Mapping[str, Any], players: int, rng: Any) -> int
         seat: int = rng.below(players)
         return seat
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-        raise VariantError(f"first_player must be a seat from 0 to {players - 1}, not {first!r}")
+        raise VariantError(
+            "first_player must be a seat from 0 to {last}, not {value}",
+            code="variant-first-player",
+            last=players - 1,
+            value=repr(first),
+        )
     return first
 
 
@@ -119,10 +175,13 @@ def check_first_player(setup: Mapping[str, Any], players: int, variant: Mapping[
     """Read ``setup["first_player"]`` back, checked against the player count and the option."""
     first = setup.get("first_player")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-        raise RecordError("setup.first_player", f"must be a seat from 0 to {players - 1}")
+        raise RecordError("setup.first_player", "must be a seat from 0 to {last}", last=players - 1)
     option = variant["first_player"]
     if option != "random" and option != first:
         raise RecordError(
-            "setup.first_player", f"is {first} but the variant says seat {option} starts"
+            "setup.first_player",
+            "is {first} but the variant says seat {option} starts",
+            first=first,
+            option=repr(option) if type(option) is not int else option,
         )
     return first

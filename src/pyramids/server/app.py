@@ -28,23 +28,40 @@ from fastapi.staticfiles import StaticFiles
 from pyramids import __version__
 from pyramids.engine.errors import UnknownGame
 from pyramids.engine.registry import all_games, get_game
+from pyramids.i18n import LANGUAGES, Translator, check_language, negotiate, translator
+from pyramids.i18n.build import option_label
+from pyramids.i18n.web import catalog_json
 from pyramids.server.bots import bot_choices
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.hints import hint_available, hint_for
 from pyramids.server.protocol import ProtocolError, error_message, parse_client_message
+from pyramids.server.rules_pages import rules_page
 from pyramids.server.rooms import Connection, Room, RoomManager, dumps
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-DOCS_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 DEFAULT_DATABASE_URL = "sqlite:///pyramids.db"
 
 
-def _error_response(err: ProtocolError, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": err.to_dict(), **extra}, status_code=err.status)
+def _error_response(err: ProtocolError, tr: Translator | None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": err.to_dict(tr), **extra}, status_code=err.status)
+
+
+def language_of(lang: str | None, accept_language: str | None) -> str:
+    """The language of a request: ``?lang=`` if it names one of ours, else the header's."""
+    if lang:
+        with contextlib.suppress(ValueError):
+            return check_language(lang)
+    return negotiate(accept_language)
+
+
+def _translator(request: Request | WebSocket) -> Translator:
+    return translator(
+        language_of(request.query_params.get("lang"), request.headers.get("accept-language"))
+    )
 
 
 async def _read_json(request: Request) -> Any:
@@ -52,23 +69,26 @@ async def _read_json(request: Request) -> Any:
     try:
         return json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad-json", f"the request body is not valid JSON ({e})") from None
+        raise ProtocolError(
+            "bad-json", "the request body is not valid JSON ({error})", error=str(e)
+        ) from None
 
 
-def _game_info(game_id: str) -> dict[str, Any]:
+def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
     g = get_game(game_id)
     return {
         "id": g.id,
-        "title": g.title,
-        "summary": g.summary,
+        "title": tr.lookup(f"game:{g.id}", g.title),
+        "summary": tr.lookup(f"game-summary:{g.id}", g.summary) if g.summary else "",
         "min_players": g.min_players,
         "max_players": g.max_players,
         "options": [
             {
                 "name": o.name,
+                "label": tr.lookup(f"option:{g.id}:{o.name}", option_label(o.name)),
                 "default": o.default,
                 "kind": o.kind.__name__,
-                "doc": o.doc,
+                "doc": tr.lookup(f"option-doc:{g.id}:{o.name}", o.doc),
                 "minimum": o.minimum,
                 "maximum": o.maximum,
                 "choices": list(o.choices),
@@ -77,9 +97,28 @@ def _game_info(game_id: str) -> dict[str, Any]:
             for o in g.options
         ],
         "bots": bot_choices(g.id),
+        "board": board_module(g.id),
+        # Whether seats hold secrets from each other: then a shared screen is covered
+        # between turns (in Pyramido everything on the table is seen by all).
+        "secrets": g.id != "pyramido",
         "undo": g.max_players == 1,
         "hint": hint_available(g.id),
     }
+
+
+#: board modules whose file is not yet named after the game id (to be renamed)
+_BOARD_ALIASES = {"pyramido-treasure": "treasure"}
+
+
+def board_module(game_id: str) -> str | None:
+    """The web board of a game, found by convention: ``web/boards/<game id>.js``.
+
+    ``None`` means the page uses its generic board (every legal move as a button).
+    """
+    for name in (game_id, _BOARD_ALIASES.get(game_id)):
+        if name and (WEB_DIR / "boards" / f"{name}.js").is_file():
+            return name
+    return None
 
 
 def create_app(
@@ -128,24 +167,41 @@ def create_app(
         return m
 
     @app.exception_handler(ProtocolError)
-    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
-        return _error_response(exc)
+    async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error_response(exc, _translator(request))
 
     # -- REST -------------------------------------------------------------------------
 
     @app.get("/api/games", summary="The games, their options and the bots that can fill a seat")
-    async def list_games() -> list[dict[str, Any]]:
-        return [_game_info(g.id) for g in all_games()]
+    async def list_games(request: Request) -> list[dict[str, Any]]:
+        tr = _translator(request)
+        return [_game_info(g.id, tr) for g in all_games()]
 
-    @app.get("/api/games/{game_id}/rules", summary="The rules page of a game (Markdown)")
-    async def rules(game_id: str) -> dict[str, Any]:
+    @app.get(
+        "/api/games/{game_id}/rules",
+        summary="The players' rules page of a game, as HTML, in the request's language",
+    )
+    async def rules(game_id: str, request: Request) -> dict[str, Any]:
+        tr = _translator(request)
         try:
-            info = _game_info(game_id)
+            info = _game_info(game_id, tr)
         except UnknownGame as e:
-            raise ProtocolError("unknown-game", str(e)) from None
-        path = DOCS_DIR / f"{game_id}.md"
-        text = path.read_text(encoding="utf-8") if path.is_file() else None
-        return {"game": info, "markdown": text}
+            raise ProtocolError.from_engine("unknown-game", e) from None
+        page = rules_page(game_id, tr.lang)
+        return {"game": info, "lang": page.lang if page else None, "html": page and page.html}
+
+    @app.get("/api/i18n/{lang}", summary="The web app's messages in a language (JSON catalog)")
+    async def i18n_catalog(lang: str) -> JSONResponse:
+        try:
+            code = check_language(lang)
+        except ValueError:
+            raise ProtocolError(
+                "bad-request",
+                "unknown language {lang}; choose one of {languages}",
+                lang=repr(lang),
+                languages=", ".join(LANGUAGES),
+            ) from None
+        return JSONResponse(catalog_json(code), headers={"Cache-Control": "no-cache"})
 
     @app.post("/api/rooms", summary="Create a game: seats, bots, variant options; answers links")
     async def create_room(request: Request) -> JSONResponse:
@@ -170,7 +226,7 @@ def create_app(
         try:
             version = await manager().submit_move(room, seat, msg["move"], msg["version"])
         except ProtocolError as e:
-            return _error_response(e, snapshot=room.snapshot(seat))
+            return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
         return JSONResponse({"version": version, **room.snapshot(seat)})
 
     @app.post("/api/rooms/{room_id}/undo", summary="Take back the last move (solitaire only)")
@@ -182,8 +238,20 @@ def create_app(
         try:
             await manager().undo(room, seat, msg["version"])
         except ProtocolError as e:
-            return _error_response(e, snapshot=room.snapshot(seat))
+            return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
         return JSONResponse(room.snapshot(seat))
+
+    @app.post(
+        "/api/rooms/{room_id}/rematch",
+        summary="A finished game again: same seats and links, new deal ({token})",
+    )
+    async def post_rematch(room_id: str, request: Request) -> JSONResponse:
+        room = await manager().get(room_id)
+        body = await _read_json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
+            raise ProtocolError("bad-message", "the request needs the seat's 'token'")
+        seat = room.seat_for_token(body["token"])
+        return JSONResponse(await manager().rematch(room, seat), status_code=201)
 
     @app.get("/api/rooms/{room_id}/hint", summary="A suggested move (games with a solver)")
     async def hint(room_id: str, token: str | None = None) -> dict[str, Any]:
@@ -192,14 +260,16 @@ def create_app(
         if seat is None:
             raise ProtocolError("spectator", "spectators get no hints")
         if not hint_available(room.game.id):
-            raise ProtocolError("no-hint", f"there is no hint for {room.game.title}")
+            raise ProtocolError("no-hint", "there is no hint for this game")
         if room.state.is_over or room.state.current_player != seat:
             raise ProtocolError("not-your-turn", "a hint is for the seat to move")
         state = room.state.copy()
         try:
             found = await asyncio.to_thread(hint_for, state, room.version)
         except (ValueError, TypeError) as e:
-            raise ProtocolError("no-hint", f"the solver found no hint: {e}") from None
+            raise ProtocolError(
+                "no-hint", "the solver found no hint: {error}", error=str(e)
+            ) from None
         if found is None:
             raise ProtocolError("no-hint", "the solver found no hint for this position")
         return {"version": room.version, **found}
@@ -209,12 +279,14 @@ def create_app(
         room = await manager().get(room_id)
         _need_over(room)
         if seat is not None and not 0 <= seat < room.players:
-            raise ProtocolError("bad-request", f"there is no seat {seat}")
+            raise ProtocolError("bad-request", "there is no seat {seat}", seat=seat)
         states = await asyncio.to_thread(room.replay_states)
         if ply is None:
             ply = len(states) - 1
         if not 0 <= ply < len(states):
-            raise ProtocolError("bad-request", f"ply must be from 0 to {len(states) - 1}")
+            raise ProtocolError(
+                "bad-request", "ply must be from 0 to {last}", last=len(states) - 1
+            )
         return {
             "room": room.id,
             "game": room.game.id,
@@ -240,6 +312,7 @@ def create_app(
     @app.websocket("/ws/rooms/{room_id}")
     async def ws_room(websocket: WebSocket, room_id: str) -> None:
         await websocket.accept()
+        tr = _translator(websocket)
         token = websocket.query_params.get("token")
         since_text = websocket.query_params.get("since")
         try:
@@ -247,15 +320,15 @@ def create_app(
             seat = room.seat_for_token(token)
             since = int(since_text) if since_text not in (None, "") else None
         except ProtocolError as e:
-            await websocket.send_text(dumps(error_message(e)))
+            await websocket.send_text(dumps(error_message(e, tr=tr)))
             await websocket.close(code=4000 + e.status)
             return
         except ValueError:
             err = ProtocolError("bad-request", "'since' must be a version number")
-            await websocket.send_text(dumps(error_message(err)))
+            await websocket.send_text(dumps(error_message(err, tr=tr)))
             await websocket.close(code=4400)
             return
-        conn = Connection(seat)
+        conn = Connection(seat, tr)
         # No await between subscribing and queueing the catch-up: no event can slip between.
         room.conns.add(conn)
         _catch_up(room, conn, since)
@@ -297,7 +370,7 @@ def create_app(
             extra: dict[str, Any] = {}
             if e.code in ("stale-version", "not-your-turn", "game-over", "illegal-move"):
                 extra["snapshot"] = room.snapshot(conn.seat)
-            conn.send(error_message(e, reply_to, **extra))
+            conn.send(error_message(e, reply_to, conn.tr, **extra))
 
     # -- the web app ------------------------------------------------------------------
 
@@ -318,7 +391,7 @@ def _checked_body(body: Any, keys: tuple[str, ...]) -> dict[str, Any]:
         raise ProtocolError("bad-message", "the request body must be a JSON object")
     for key in keys:
         if key not in body:
-            raise ProtocolError("bad-message", f"the request needs {key!r}")
+            raise ProtocolError("bad-message", "the request needs {key}", key=repr(key))
     if not isinstance(body["version"], int) or isinstance(body["version"], bool):
         raise ProtocolError("bad-message", "'version' must be a whole number")
     if "move" in keys and not isinstance(body["move"], str):

@@ -14,7 +14,9 @@ from typing import Any
 
 import orjson
 
+from pyramids.engine.errors import PyramidsError, RecordError
 from pyramids.engine.state import State
+from pyramids.i18n import Translator
 
 # -- error codes ----------------------------------------------------------------
 
@@ -42,25 +44,87 @@ ERROR_STATUS: dict[str, int] = {
 class ProtocolError(Exception):
     """A request the server refuses; the game's state is unchanged.
 
-    ``code`` is one of :data:`ERROR_STATUS`; ``reason`` is a sentence for a
-    person; ``extra`` adds structured details (the rule of an illegal move).
+    ``code`` is one of :data:`ERROR_STATUS`; ``template`` is the English sentence
+    for a person, with ``{placeholders}`` filled from ``params`` (a literal at
+    every call, so the catalogs find it: the reason reaches each client in its
+    own language, see :meth:`to_dict`). A parameter may itself be an engine error
+    (a bad variant, an illegal move): it is rendered in the same language.
+    ``extra`` adds structured details (the rule of an illegal move).
     """
 
-    def __init__(self, code: str, reason: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        /,
+        extra: dict[str, Any] | None = None,
+        **params: Any,
+    ) -> None:
         assert code in ERROR_STATUS, code
-        super().__init__(reason)
         self.code = code
-        self.reason = reason
-        self.extra = extra
+        self.template = template
+        self.params = params
+        self.extra = extra or {}
+        super().__init__(self.reason)
+
+    @classmethod
+    def from_engine(cls, code: str, err: PyramidsError, **extra: Any) -> ProtocolError:
+        """The server's error for an engine error: its code, its template and parameters."""
+        return cls(code, "{reason}", {"rule": getattr(err, "code", code), **extra}, reason=err)
+
+    @property
+    def reason(self) -> str:
+        """The English sentence."""
+        return self.render(None)
+
+    def render(self, tr: Translator | None) -> str:
+        """The sentence in ``tr``'s language (English without one)."""
+        if self.template == "{reason}" and isinstance(self.params.get("reason"), PyramidsError):
+            return _engine_text(self.params["reason"], tr)
+        params = {
+            k: _engine_text(v, tr) if isinstance(v, PyramidsError) else v
+            for k, v in self.params.items()
+        }
+        if tr is None:
+            return self.template.format(**params) if params else self.template
+        return tr.gettext(self.template, **params)
 
     @property
     def status(self) -> int:
         """HTTP status for this error."""
         return ERROR_STATUS[self.code]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The error object sent to clients: ``{"code", "reason", ...}``."""
-        return {"code": self.code, "reason": self.reason, **self.extra}
+    def to_dict(self, tr: Translator | None = None) -> dict[str, Any]:
+        """The error object sent to clients: ``{"code", "reason", "params", ...}``.
+
+        ``params`` are the facts behind the reason (JSON scalars; for an engine
+        error, the engine's own parameters and its code as ``rule``), for clients
+        that word the reason themselves.
+        """
+        inner = self.params.get("reason")
+        if self.template == "{reason}" and isinstance(inner, PyramidsError):
+            params = _params_of(inner)
+        else:
+            params = {k: str(v) if isinstance(v, Exception) else v for k, v in self.params.items()}
+        return {"code": self.code, "reason": self.render(tr), "params": params, **self.extra}
+
+
+def _params_of(err: PyramidsError) -> dict[str, Any]:
+    found = getattr(err, "params", None)
+    return dict(found) if isinstance(found, dict) else {}
+
+
+def _engine_text(err: PyramidsError, tr: Translator | None) -> str:
+    """An engine error's sentence in a language (its English text without a translator)."""
+    template = getattr(err, "template", None)
+    if tr is None or not isinstance(template, str):
+        return str(err)
+    try:
+        text = tr.message(template, _params_of(err))
+    except (KeyError, IndexError, ValueError):  # a translation with broken fields: English
+        return str(err)
+    field = getattr(err, "field", None)
+    return f"{field}: {text}" if isinstance(err, RecordError) and field else text
 
 
 # -- messages ----------------------------------------------------------------------
@@ -155,9 +219,11 @@ def event_message(
     return msg
 
 
-def error_message(err: ProtocolError, reply_to: Any = None, **extra: Any) -> dict[str, Any]:
-    """An error as a WebSocket message."""
-    msg: dict[str, Any] = {"type": "error", "error": err.to_dict(), **extra}
+def error_message(
+    err: ProtocolError, reply_to: Any = None, tr: Translator | None = None, **extra: Any
+) -> dict[str, Any]:
+    """An error as a WebSocket message, its reason in ``tr``'s language."""
+    msg: dict[str, Any] = {"type": "error", "error": err.to_dict(tr), **extra}
     if reply_to is not None:
         msg["reply_to"] = reply_to
     return msg
@@ -177,18 +243,20 @@ def parse_client_message(raw: str) -> dict[str, Any]:
     try:
         msg = orjson.loads(raw)
     except (orjson.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad-json", f"the message is not valid JSON ({e})") from None
+        raise ProtocolError("bad-json", "the message is not valid JSON ({error})", error=str(e)) from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad-message", "a message must be a JSON object")
     kind = msg.get("type")
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
             "bad-message",
-            f"unknown message type {kind!r}; expected one of {', '.join(CLIENT_TYPES)}",
+            "unknown message type {kind}; expected one of {expected}",
+            kind=repr(kind),
+            expected=", ".join(CLIENT_TYPES),
         )
     for key in CLIENT_TYPES[kind]:
         if key not in msg:
-            raise ProtocolError("bad-message", f"a {kind!r} message needs {key!r}")
+            raise ProtocolError("bad-message", "a {kind} message needs {key}", kind=repr(kind), key=repr(key))
     if "version" in msg and (
         not isinstance(msg["version"], int) or isinstance(msg["version"], bool)
     ):
@@ -198,8 +266,9 @@ def parse_client_message(raw: str) -> dict[str, Any]:
     if not _echoable(msg.get("id")):
         raise ProtocolError(
             "bad-message",
-            f"'id' must be a whole number (at most 2**53 either way) or a text of at most "
-            f"{MAX_ID_LENGTH} characters: it comes back as 'reply_to'",
+            "'id' must be a whole number (at most 2**53 either way) or a text of at most "
+            "{limit} characters: it comes back as 'reply_to'",
+            limit=MAX_ID_LENGTH,
         )
     return msg
 

@@ -29,6 +29,7 @@ from pyramids.engine.registry import get_game, new_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.server.bots import build_agent
+from pyramids.i18n import Translator
 from pyramids.server.protocol import (
     ProtocolError,
     PublicSeat,
@@ -69,8 +70,10 @@ def rebuild(
 class Connection:
     """One client connected to a room as a seat (or as a spectator when ``seat`` is None)."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, tr: Translator | None = None) -> None:
         self.seat = seat
+        #: the language this client reads (errors are worded in it)
+        self.tr = tr
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
 
@@ -279,7 +282,7 @@ class RoomManager:
         if room is not None:
             return room
         if not isinstance(room_id, str) or not 0 < len(room_id) <= 32:
-            raise ProtocolError("unknown-room", f"there is no game {room_id!r}")
+            raise ProtocolError("unknown-room", "there is no game {room}", room=repr(room_id))
         pending = self._loading.get(room_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
@@ -298,7 +301,7 @@ class RoomManager:
                 self.kick_bots(loaded)
         result = await asyncio.shield(pending)
         if result is None:
-            raise ProtocolError("unknown-room", f"there is no game {room_id!r}")
+            raise ProtocolError("unknown-room", "there is no game {room}", room=repr(room_id))
         return result
 
     def maybe_evict(self, room: Room) -> None:
@@ -339,7 +342,7 @@ class RoomManager:
         try:
             game = get_game(game_id)
         except UnknownGame as e:
-            raise ProtocolError("unknown-game", str(e)) from None
+            raise ProtocolError.from_engine("unknown-game", e) from None
         seats_in = spec.get("seats")
         players = spec.get("players")
         if seats_in is None:
@@ -348,18 +351,23 @@ class RoomManager:
         if not isinstance(seats_in, list):
             raise ProtocolError("bad-request", "'seats' must be a list of seat objects")
         if players is not None and players != len(seats_in):
-            raise ProtocolError("bad-request", f"'players' is {players} but {len(seats_in)} seats")
+            raise ProtocolError(
+                "bad-request",
+                "'players' is {players} but there are {seats} seats",
+                players=players,
+                seats=len(seats_in),
+            )
         try:
             game.check_players(len(seats_in))
-        except ValueError as e:
-            raise ProtocolError("bad-request", str(e)) from None
+        except PyramidsError as e:
+            raise ProtocolError.from_engine("bad-request", e) from None
         variant_in = spec.get("variant", {})
         if not isinstance(variant_in, dict):
             raise ProtocolError("bad-request", "'variant' must be an object of options")
         try:
             variant = game.resolve_variant(variant_in)
         except PyramidsError as e:
-            raise ProtocolError("bad-request", str(e)) from None
+            raise ProtocolError.from_engine("bad-request", e) from None
         seed = spec.get("seed")
         public_seed = seed is not None and game.max_players == 1
         if seed is None:
@@ -385,13 +393,15 @@ class RoomManager:
         )
         try:
             room = Room(row)
-        except (PyramidsError, ValueError) as e:
-            raise ProtocolError("bad-request", str(e)) from None
+        except PyramidsError as e:
+            raise ProtocolError.from_engine("bad-request", e) from None
+        except ValueError as e:
+            raise ProtocolError("bad-request", "{error}", error=str(e)) from None
         row.over = room.state.is_over
         try:
             await asyncio.wrap_future(self.store.create_room(row))
         except StorageError as e:
-            raise ProtocolError("storage", str(e)) from None
+            raise ProtocolError("storage", "{error}", error=str(e)) from None
         self.rooms[room_id] = room
         self.kick_bots(room)
         out = room.summary()
@@ -408,14 +418,59 @@ class RoomManager:
             out["deal"] = seed
         return out
 
+    async def rematch(self, room: Room, seat: int | None) -> dict[str, Any]:
+        """The same seats (names, bots, links) at a new deal; the same answer for every seat.
+
+        Why the links stay: each player's secret token opens the same seat in the
+        rematch, so friends who played by link need no new link. The new room's id
+        is derived from the old one, so a second request (another seat, another
+        instance, after a restart) finds the rematch instead of starting another.
+        """
+        if seat is None:
+            raise ProtocolError("spectator", "spectators watch: they cannot start a rematch")
+        if not room.state.is_over:
+            raise ProtocolError("not-finished", "a rematch starts once the game is over")
+        new_id = rematch_id(room.id)
+        with contextlib.suppress(ProtocolError):
+            return (await self.get(new_id)).summary()
+        row = RoomRow(
+            id=new_id,
+            game=room.game.id,
+            variant=dict(room.variant),
+            seed=secrets.randbelow(2**31),
+            players=room.players,
+            created_at=time.time(),
+            version=0,
+            over=False,
+            public_seed=False,
+            seats=list(room.seats),
+        )
+        try:
+            fresh = Room(row)
+        except PyramidsError as e:
+            raise ProtocolError.from_engine("bad-request", e) from None
+        try:
+            await asyncio.wrap_future(self.store.create_room(row))
+        except StorageError:
+            with contextlib.suppress(ProtocolError):  # created meanwhile by another request
+                return (await self.get(new_id)).summary()
+            raise ProtocolError("storage", "the rematch could not be saved") from None
+        self.rooms[new_id] = fresh
+        self.kick_bots(fresh)
+        for conn in list(room.conns):
+            conn.send({"type": "rematch", "room": new_id})
+        return fresh.summary()
+
     @staticmethod
     def _seat(i: int, s: Any, game_id: str, tokens: dict[int, str]) -> SeatRow:
         if not isinstance(s, dict):
-            raise ProtocolError("bad-request", f"seat {i} must be an object")
+            raise ProtocolError("bad-request", "seat {seat} must be an object", seat=i)
         kind = s.get("kind", "bot" if "agent" in s else "human")
         name = s.get("name")
         if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= 40):
-            raise ProtocolError("bad-request", f"seat {i}: a name is 1 to 40 characters")
+            raise ProtocolError(
+                "bad-request", "seat {seat}: a name is 1 to 40 characters", seat=i
+            )
         if kind == "human":
             token = secrets.token_urlsafe(18)
             tokens[i] = token
@@ -426,14 +481,20 @@ class RoomManager:
             agent = s.get("agent", "random")
             level = s.get("level")
             if not isinstance(agent, str) or (level is not None and not isinstance(level, str)):
-                raise ProtocolError("bad-request", f"seat {i}: 'agent' and 'level' are text")
+                raise ProtocolError(
+                    "bad-request", "seat {seat}: 'agent' and 'level' are text", seat=i
+                )
             try:
                 build_agent(agent, game_id, level)
-            except (PyramidsError, ValueError, TypeError) as e:
-                raise ProtocolError("bad-request", f"seat {i}: {e}") from None
+            except PyramidsError as e:
+                raise ProtocolError("bad-request", "seat {seat}: {reason}", seat=i, reason=e) from None
+            except (ValueError, TypeError) as e:
+                raise ProtocolError(
+                    "bad-request", "seat {seat}: {reason}", seat=i, reason=str(e)
+                ) from None
             label = agent if level is None else f"{agent} {level}"
             return SeatRow(i, (name or f"Bot {i + 1} ({label})").strip(), "bot", agent, level, None)
-        raise ProtocolError("bad-request", f"seat {i}: 'kind' must be 'human' or 'bot'")
+        raise ProtocolError("bad-request", "seat {seat}: 'kind' must be 'human' or 'bot'", seat=i)
 
     # -- moves ------------------------------------------------------------------------
 
@@ -475,14 +536,14 @@ class RoomManager:
                     if state.current_player is not None
                     else "?"
                 )
-                raise ProtocolError("not-your-turn", f"it is {who}'s turn, not yours")
+                raise ProtocolError("not-your-turn", "it is {player}'s turn, not yours", player=who)
             try:
                 move = state.parse_move(text)
                 canonical = state.move_to_str(move)
                 after = state.copy()
                 after.play(move)
             except IllegalMove as e:
-                raise ProtocolError("illegal-move", e.message, rule=e.rule, move=text) from None
+                raise ProtocolError.from_engine("illegal-move", e, move=text) from None
             new_version = room.version + 1
             await self._commit(room, EventRow(new_version, "move", seat, canonical), after.is_over)
             room.state = after
@@ -542,9 +603,11 @@ class RoomManager:
         if version != room.version:
             raise ProtocolError(
                 "stale-version",
-                f"the game is at version {room.version}, your move was made at version "
-                f"{version}: look at the current position and try again",
+                "the game is at version {version}, your move was made at version "
+                "{yours}: look at the current position and try again",
+                {"version": room.version},
                 version=room.version,
+                yours=version,
             )
 
     async def _commit(self, room: Room, ev: EventRow, over: bool) -> None:
@@ -552,7 +615,9 @@ class RoomManager:
         try:
             await self.store.append_async(Append(room.id, ev, changed))
         except StorageError as e:
-            raise ProtocolError("storage", f"the move could not be saved: {e}") from None
+            raise ProtocolError(
+                "storage", "the move could not be saved: {error}", error=str(e)
+            ) from None
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -620,6 +685,11 @@ async def _uncancellable(coro: Coroutine[Any, Any, int]) -> int:
     task = asyncio.ensure_future(coro)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return await asyncio.shield(task)
+
+
+def rematch_id(room_id: str) -> str:
+    """The id of a room's rematch (the same for every seat that asks for it)."""
+    return "r" + hashlib.sha256(f"rematch:{room_id}".encode()).hexdigest()[:15]
 
 
 def _link(room_id: str, token: str | None) -> str:

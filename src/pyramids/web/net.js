@@ -1,14 +1,17 @@
 // Talking to the server: REST helpers and one WebSocket per seat with versioned resync.
 
+import { lang, t } from "./i18n.js";
+
 /** Call the REST API; resolves to the JSON body or rejects with the server's error object. */
 export async function api(path, options = {}) {
   const init = { headers: { "Content-Type": "application/json" }, ...options };
+  path += `${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang())}`;
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const res = await fetch(path, init);
   let body = null;
   try { body = await res.json(); } catch { body = null; }
   if (!res.ok) {
-    const err = (body && body.error) || { code: "http", reason: `HTTP ${res.status}` };
+    const err = (body && body.error) || { code: "http", reason: t("The server answered {status}.", { status: res.status }) };
     throw Object.assign(new Error(err.reason), { error: err, body });
   }
   return body;
@@ -23,12 +26,13 @@ export async function api(path, options = {}) {
  * every rejection (with the current state already applied).
  */
 export class SeatConnection {
-  constructor(room, token, { onState, onError, onStatus }) {
+  constructor(room, token, { onState, onError, onStatus, onRematch }) {
     this.room = room;
     this.token = token || null;
     this.onState = onState;
     this.onError = onError;
     this.onStatus = onStatus || (() => {});
+    this.onRematch = onRematch || (() => {});
     this.version = null;
     this.last = null;
     this.ws = null;
@@ -42,6 +46,7 @@ export class SeatConnection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const q = new URLSearchParams();
     if (this.token) q.set("token", this.token);
+    q.set("lang", lang());
     if (this.version !== null) q.set("since", String(this.version));
     return `${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.room)}?${q}`;
   }
@@ -70,6 +75,8 @@ export class SeatConnection {
         return;
       }
       this.apply(msg);
+    } else if (msg.type === "rematch") {
+      this.onRematch(msg.room);
     } else if (msg.type === "error") {
       if (msg.snapshot) this.apply(msg.snapshot);
       this.onError(msg.error, msg);
@@ -87,7 +94,7 @@ export class SeatConnection {
       this.ws.send(JSON.stringify(obj));
       return true;
     }
-    this.onError({ code: "offline", reason: "not connected to the server; retrying…" });
+    this.onError({ code: "offline", reason: t("Not connected to the server; retrying…") });
     return false;
   }
 

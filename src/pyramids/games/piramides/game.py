@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from pyramids.engine import names
 from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
@@ -32,6 +33,9 @@ from pyramids.games.piramides.cards import (
     shuffled_deck,
 )
 from pyramids.games.piramides.layout import LAYOUTS, PYRAMID, Layout
+
+#: the layouts' names as players see them (name kind ``layout``, keyed by option value)
+names.register("layout", {name: name for name in LAYOUTS})
 
 RUN_STEP = 5
 STOCK_PENALTY = 5
@@ -204,34 +208,49 @@ class PiramidesState(State[PiramidesMove]):
             i = move.pos
             if not 0 <= i < self.layout.size:
                 raise IllegalMove(
-                    "no-such-position", f"there is no {self.layout.name} position {i}"
+                    "no-such-position",
+                    "there is no {layout} position {pos}",
+                    layout=self.layout.name,
+                    pos=i if type(i) is int else repr(i),
                 )
             where = self.layout.labels[i]
             if self._removed >> i & 1:
-                raise IllegalMove("already-played", f"the card at {where} has already been played")
+                raise IllegalMove(
+                    "already-played", "the card at {pos} has already been played", pos=where
+                )
             if not self._free >> i & 1:
+                if self._golf:
+                    raise IllegalMove(
+                        "not-free",
+                        "the card at {pos} is still covered: a card is free only when "
+                        "the cards dealt on it in its column are gone",
+                        pos=where,
+                    )
                 raise IllegalMove(
                     "not-free",
-                    f"the card at {where} is still covered: a card is free only when "
-                    + (
-                        "the cards dealt on it in its column are gone"
-                        if self._golf
-                        else "both cards of the row below that overlap it are gone"
-                    ),
+                    "the card at {pos} is still covered: a card is free only when "
+                    "both cards of the row below that overlap it are gone",
+                    pos=where,
                 )
             if (
                 self._waste != JOKER
                 and not self._next[self._waste % 13] >> (self._cards[i] % 13) & 1
             ):
+                card, waste = card_label(self._cards[i]), card_label(self._waste)
+                if self._next is NEXT_RANKS:
+                    raise IllegalMove(
+                        "not-adjacent-rank",
+                        "{card} cannot go on {waste}: a free card must be one rank above or "
+                        "below the waste card (Ace is next to both 2 and King)",
+                        card=card,
+                        waste=waste,
+                    )
                 raise IllegalMove(
                     "not-adjacent-rank",
-                    f"{card_label(self._cards[i])} cannot go on {card_label(self._waste)}: "
-                    "a free card must be one rank above or below the waste card "
-                    + (
-                        "(Ace is next to both 2 and King)"
-                        if self._next is NEXT_RANKS
-                        else "(no wrap: Ace and King are not next to each other)"
-                    ),
+                    "{card} cannot go on {waste}: a free card must be one rank above or "
+                    "below the waste card (no wrap: Ace and King are not next to each other)",
+                    card=card,
+                    waste=waste,
                 )
         elif kind == "draw":
             if self._stock_pos >= len(self._stock):
@@ -240,10 +259,11 @@ class PiramidesState(State[PiramidesMove]):
             if not self._jokers_left:
                 raise IllegalMove(
                     "no-joker",
-                    f"no joker left this round ({jokers_of(self.variant)} per round)",
+                    "no joker left this round ({count} per round)",
+                    count=jokers_of(self.variant),
                 )
         else:
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pirámides move")
+            raise IllegalMove("not-a-move", "{move} is not a Pirámides move", move=repr(move))
 
     def _apply(self, move: PiramidesMove) -> None:
         kind = move.kind
@@ -550,13 +570,15 @@ class PiramidesGame(Game[PiramidesMove]):
         if len(deals_in) != rounds:
             raise RecordError(
                 "setup.deals",
-                f"must hold one deal per round ({rounds}), not {len(deals_in)}",
+                "must hold one deal per round ({rounds}), not {count}",
+                rounds=rounds,
+                count=len(deals_in),
             )
         deals = []
         for r, deal in enumerate(deals_in):
             field = f"setup.deals[{r}]"
             if not isinstance(deal, list) or len(deal) != DECK_SIZE:
-                raise RecordError(field, f"must list all {DECK_SIZE} cards")
+                raise RecordError(field, "must list all {count} cards", count=DECK_SIZE)
             try:
                 cards = [CARD_BY_NAME[name] for name in deal]
             except (KeyError, TypeError):
@@ -566,7 +588,7 @@ class PiramidesGame(Game[PiramidesMove]):
                     if not isinstance(n, str) or n not in CARD_BY_NAME
                 )
                 raise RecordError(
-                    f"{field}[{k}]", f"{name!r} is not a card name like 'TH'"
+                    f"{field}[{k}]", "{value} is not a card name like 'TH'", value=repr(name)
                 ) from None
             if len(set(cards)) != DECK_SIZE:
                 raise RecordError(field, "must hold every card of the deck exactly once")
@@ -614,11 +636,15 @@ class PiramidesGame(Game[PiramidesMove]):
                         break
                     return PLAY[i]
             raise NotationError(
-                f"{card_label(card)} is not among the {layout.name} cards you can see", text
+                "{card} is not among the {layout} cards you can see",
+                text,
+                card=card_label(card),
+                layout=layout.name,
             )
         raise NotationError(
-            f"{text!r} is not a move: type a position like G3, a card like 7h, 'draw' or 'joker'",
+            "'{text}' is not a move: type a position like G3, a card like 7h, 'draw' or 'joker'",
             text,
+            text=text,
         )
 
 

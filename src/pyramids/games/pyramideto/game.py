@@ -44,7 +44,6 @@ from pyramids.games.pyramideto.pieces import (
     PIECE_COUNT,
     PIECES,
     SIZE,
-    describe,
     nests,
 )
 
@@ -172,16 +171,16 @@ class PyramidetoState(State[PyramidetoMove]):
 
     def _check(self, move: PyramidetoMove) -> None:
         if not isinstance(move, PyramidetoMove):
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pyramideto move")
+            raise IllegalMove("not-a-move", "{move} is not a Pyramideto move", move=repr(move))
         p, u, card = move
         if type(p) is not int or type(u) is not int or type(card) is not int:
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pyramideto move")
+            raise IllegalMove("not-a-move", "{move} is not a Pyramideto move", move=repr(move))
         if p == -1 and u == TABLE and 0 <= card < GOAL_COUNT:
-            name = GOALS[card].name
             if card not in self._hands[self._turn]:
                 raise IllegalMove(
                     "not-in-hand",
-                    f"{name} is not in your hand: you can only exchange your own card",
+                    "{goal} is not in your hand: you can only exchange your own card",
+                    goal=GOALS[card].id,
                 )
             if not self._deck:
                 raise IllegalMove(
@@ -190,36 +189,45 @@ class PyramidetoState(State[PyramidetoMove]):
                 )
             return
         if card != -1 or not 0 <= p < PIECE_COUNT or not -1 <= u < PIECE_COUNT:
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pyramideto move")
+            raise IllegalMove("not-a-move", "{move} is not a Pyramideto move", move=repr(move))
         if p == self._last:
             raise IllegalMove(
                 "same-group",
-                f"the previous player just moved {self._group_words(p)} as a group: "
+                "the previous player just moved {group} as a group: "
                 "that exact group may not move again now (a part of it or a bigger group may)",
+                group=self._group_words(p),
             )
         if u == TABLE:
             if self._below[p] < 0:
                 raise IllegalMove(
                     "no-change",
-                    f"{CODES[p]} already stands on the table: moving a whole stack to the table "
+                    "{moved} already stands on the table: moving a whole stack to the table "
                     "changes nothing",
+                    moved=CODES[p],
                 )
             return
         if self._above[u] >= 0:
             raise IllegalMove(
                 "not-a-top",
-                f"{CODES[u]} is covered by {CODES[self._above[u]]}: pieces go only on the top "
-                "piece of a stack",
+                "{onto} is covered by {cover}: pieces go only on the top piece of a stack",
+                onto=CODES[u],
+                cover=CODES[self._above[u]],
             )
         if self._top_of(p) == u:
             raise IllegalMove(
-                "same-stack", f"{CODES[u]} is part of the group you move: it cannot go onto itself"
+                "same-stack",
+                "{onto} is part of the group you move: it cannot go onto itself",
+                onto=CODES[u],
             )
         if SIZE[u] < SIZE[p]:
             raise IllegalMove(
                 "too-small",
-                f"{CODES[p]} ({describe(p)}) cannot go on {CODES[u]} ({describe(u)}): "
+                "{moved} ({piece_moved}) cannot go on {onto} ({piece_onto}): "
                 "a group goes only onto a piece at least as large as its lowest piece",
+                moved=CODES[p],
+                piece_moved=CODES[p],
+                onto=CODES[u],
+                piece_onto=CODES[u],
             )
 
     def _apply(self, move: PyramidetoMove) -> None:
@@ -566,15 +574,19 @@ class PyramidetoGame(Game[PyramidetoMove]):
         h = int(variant["hand_size"])
         hands_in = setup.get("hands")
         if not isinstance(hands_in, list) or len(hands_in) != players:
-            raise RecordError("setup.hands", f"must list {players} hands")
+            raise RecordError("setup.hands", "must list {count} hands", count=players)
         hands = [self._cards(hand, f"setup.hands[{i}]") for i, hand in enumerate(hands_in)]
         for i, hand in enumerate(hands):
             if len(hand) != h:
-                raise RecordError(f"setup.hands[{i}]", f"must hold {h} cards (hand_size)")
+                raise RecordError(
+                    f"setup.hands[{i}]", "must hold {count} cards (hand_size)", count=h
+                )
         deck = self._cards(setup.get("deck"), "setup.deck")
         every = [c for hand in hands for c in hand] + deck
         if sorted(every) != list(range(GOAL_COUNT)):
-            raise RecordError("setup", f"hands and deck must hold all {GOAL_COUNT} cards once")
+            raise RecordError(
+                "setup", "hands and deck must hold all {count} cards once", count=GOAL_COUNT
+            )
         state = PyramidetoState.__new__(PyramidetoState)
         state._init_base(setup, players, variant)
         below = [-1] * PIECE_COUNT
@@ -611,7 +623,7 @@ class PyramidetoGame(Game[PyramidetoMove]):
         for k, name in enumerate(names):
             goal = GOAL_BY_ID.get(name) if isinstance(name, str) else None
             if goal is None:
-                raise RecordError(f"{field}[{k}]", f"{name!r} is not a goal card id")
+                raise RecordError(f"{field}[{k}]", "{value} is not a goal card id", value=repr(name))
             out.append(goal.number)
         return out
 

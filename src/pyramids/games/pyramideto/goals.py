@@ -14,6 +14,7 @@ import json
 from importlib import resources
 from typing import Any, NamedTuple
 
+from pyramids.engine import names
 from pyramids.games.pyramideto.pieces import CODES, SIZE, parse_piece
 
 FRAME_COUNT = 5
@@ -96,3 +97,7 @@ def _read() -> dict[str, Any]:
 FRAMES, GOALS = load_deck(_read())
 GOAL_COUNT = len(GOALS)
 GOAL_BY_ID: dict[str, Goal] = {g.id: g for g in GOALS}
+
+#: names players see (kinds ``goal`` by card id, ``frame`` by frame id: its theme)
+names.register("goal", {g.id: g.name for g in GOALS})
+names.register("frame", {f.id: f.theme for f in FRAMES})

@@ -66,17 +66,22 @@ def read_move(text: str, hand: Sequence[int] = ()) -> PyramidetoMove:
     if len(parts) == 2:
         p = parse_piece(parts[0])
         if p is None:
-            raise NotationError(f"{parts[0]!r} is not a piece: write size+colour, e.g. Lg", text)
+            raise NotationError(
+                "'{word}' is not a piece: write size+colour, e.g. Lg", text, word=parts[0]
+            )
         if parts[1] in TABLE_WORDS:
             return TO_TABLE[p]
         u = parse_piece(parts[1])
         if u is None:
-            raise NotationError(f"{parts[1]!r} is neither a piece like Lg nor 'table'", text)
+            raise NotationError(
+                "'{word}' is neither a piece like Lg nor 'table'", text, word=parts[1]
+            )
         return MOVE_ONTO[p][u]
     raise NotationError(
-        f"{text!r} is not a move: type e.g. 'Mr>Lg' (Mr and what is on it onto Lg), "
+        "'{text}' is not a move: type e.g. 'Mr>Lg' (Mr and what is on it onto Lg), "
         "'Mr>table', or 'x watermelon' to exchange a card",
         text,
+        text=text,
     )
 
 
@@ -91,7 +96,9 @@ def _read_card(name: str, hand: Sequence[int], text: str) -> int:
         k = int(name)
         if 1 <= k <= len(hand):
             return hand[k - 1]
-        raise NotationError(f"your hand has no card number {k}", text)
+        raise NotationError("your hand has no card number {number}", text, number=k)
     raise NotationError(
-        f"{name!r} is not a goal card: name it by id (e.g. watermelon) or hand number", text
+        "'{word}' is not a goal card: name it by id (e.g. watermelon) or hand number",
+        text,
+        word=name,
     )

@@ -10,6 +10,8 @@ lower case: ``Lg`` is the large green pyramid, ``Sk`` the small black one
 
 from __future__ import annotations
 
+from pyramids.engine import names
+
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
 COLOUR_LETTERS = "rygbk"
 SIZES: tuple[str, ...] = ("small", "medium", "large")
@@ -49,3 +51,7 @@ def nests() -> list[list[int]]:
     piece is the top of the stack.
     """
     return [[c * 3, c * 3 + 1, c * 3 + 2] for c in range(len(COLOURS))]
+
+
+#: the pieces as players see them (name kind ``piece``, keyed by code): ``Lg`` is "large green"
+names.register("piece", {CODES[p]: describe(p) for p in PIECES})

@@ -1,13 +1,15 @@
 """SVG pictures of the goal cards, generated from ``goals.json``.
 
-Why generated: the deck is data, and the pictures in ``docs/rules/pyramideto.md``
-must never drift from it (a test regenerates them and compares). Each card is
-a frame in its frame colour, the card's name, and its tower drawn as three
-trapezoid pieces whose widths follow their sizes, bottom piece lowest.
+Why generated: the deck is data, and the pictures (in
+``src/pyramids/web/rules/img/pyramideto/``, shown by the player rules pages and
+by ``docs/rules/pyramideto.md``) must never drift from it (a test regenerates
+them and compares). Each card is a frame in its frame colour, the card's name,
+and its tower drawn as three trapezoid pieces whose widths follow their sizes,
+bottom piece lowest.
 
 Regenerate after editing the deck::
 
-    python -m pyramids.games.pyramideto.svg docs/rules/pyramideto
+    python -m pyramids.games.pyramideto.svg src/pyramids/web/rules/img/pyramideto
 """
 
 from __future__ import annotations
@@ -80,8 +82,11 @@ def write_all(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m pyramids.games.pyramideto.svg [FOLDER]`` (default docs/rules/pyramideto)."""
-    folder = Path(argv[0]) if argv else Path("docs/rules/pyramideto")
+    """``python -m pyramids.games.pyramideto.svg [FOLDER]``.
+
+    The default folder is ``src/pyramids/web/rules/img/pyramideto``.
+    """
+    folder = Path(argv[0]) if argv else Path("src/pyramids/web/rules/img/pyramideto")
     paths = write_all(folder)
     print(f"wrote {len(paths)} cards to {folder}")
     return 0

@@ -78,15 +78,6 @@ MOVE_TABLES: dict[Grid, MoveTable] = {
     g: MoveTable(g.cols, g.cells) for g in (FRAME_GRID, *UPPER_GRIDS.values())
 }
 
-STEP_TEXT = {
-    PLACE: "place a domino from the quarry",
-    MARK: "put a gem on the domino just placed",
-    CARD: "play a single-block card on the domino just placed, or pass",
-    REFILL: "refill the empty quarry slot from one of the two stacks behind it",
-    FILL: "place a single-block card on an empty cell (no domino fits)",
-}
-
-
 class FloorScore(NamedTuple):
     """One player's score for one floor, part by part."""
 
@@ -351,9 +342,38 @@ class PyramidoState(State[PyramidoMove]):
     # -- checking ---------------------------------------------------------
 
     def _wrong_step(self, move: PyramidoMove) -> IllegalMove:
+        step = move.kind
+        if self._step == PLACE:
+            return IllegalMove(
+                "wrong-step",
+                "a {step} move is not possible now: you must place a domino from the quarry",
+                step=step,
+            )
+        if self._step == MARK:
+            return IllegalMove(
+                "wrong-step",
+                "a {step} move is not possible now: you must put a gem on the domino just placed",
+                step=step,
+            )
+        if self._step == CARD:
+            return IllegalMove(
+                "wrong-step",
+                "a {step} move is not possible now: you must play a single-block card on the "
+                "domino just placed, or pass",
+                step=step,
+            )
+        if self._step == REFILL:
+            return IllegalMove(
+                "wrong-step",
+                "a {step} move is not possible now: you must refill the empty quarry slot from "
+                "one of the two stacks behind it",
+                step=step,
+            )
         return IllegalMove(
             "wrong-step",
-            f"a {move.kind} move is not possible now: you must {STEP_TEXT[self._step]}",
+            "a {step} move is not possible now: you must place a single-block card on an "
+            "empty cell (no domino fits)",
+            step=step,
         )
 
     def _cell_in_grid(self, p: int, cell: int) -> None:
@@ -361,11 +381,15 @@ class PyramidoState(State[PyramidoMove]):
         if not isinstance(cell, int) or not 0 <= cell < grid.cells:
             raise IllegalMove(
                 "no-such-cell",
-                f"floor {self._floor} has no cell number {cell!r} "
-                f"(cells run from a1 to {grid.labels[-1]})",
+                "floor {floor} has no cell number {number} (cells run from a1 to {last})",
+                floor=self._floor,
+                number=cell if type(cell) is int else repr(cell),
+                last=grid.labels[-1],
             )
         if self._occ[p] >> cell & 1:
-            raise IllegalMove("cell-taken", f"cell {grid.labels[cell]} is already built on")
+            raise IllegalMove(
+                "cell-taken", "cell {cell} is already built on", cell=grid.labels[cell]
+            )
 
     def _check(self, move: PyramidoMove) -> None:
         if (
@@ -374,7 +398,7 @@ class PyramidoState(State[PyramidoMove]):
             or type(move.b) is not int
             or type(move.c) is not int
         ):
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pyramido move")
+            raise IllegalMove("not-a-move", "{move} is not a Pyramido move", move=repr(move))
         kind = move.kind
         step = self._step
         p = self._turn
@@ -407,10 +431,13 @@ class PyramidoState(State[PyramidoMove]):
             if move.a not in (s, s + 1):
                 raise IllegalMove(
                     "not-behind-slot",
-                    f"quarry slot {s + 1} is refilled from stack {s + 1} or {s + 2}",
+                    "quarry slot {slot} is refilled from stack {stack_a} or {stack_b}",
+                    slot=s + 1,
+                    stack_a=s + 1,
+                    stack_b=s + 2,
                 )
             if not self._stacks[move.a]:
-                raise IllegalMove("stack-empty", f"stack {move.a + 1} is empty")
+                raise IllegalMove("stack-empty", "stack {stack} is empty", stack=move.a + 1)
         elif kind == FILL:
             if step != FILL:
                 raise self._wrong_step(move)
@@ -423,14 +450,14 @@ class PyramidoState(State[PyramidoMove]):
                 )
             self._check_quarter(move.c)
         else:
-            raise IllegalMove("not-a-move", f"{move!r} is not a Pyramido move")
+            raise IllegalMove("not-a-move", "{move} is not a Pyramido move", move=repr(move))
 
     def _check_place(self, p: int, move: PyramidoMove) -> None:
         s, a, b = move.a, move.b, move.c
         if not 0 <= s < QUARRY_SLOTS:
             raise IllegalMove("no-such-slot", "the quarry has slots 1, 2 and 3")
         if self._quarry[s] < 0:
-            raise IllegalMove("empty-slot", f"quarry slot {s + 1} is empty")
+            raise IllegalMove("empty-slot", "quarry slot {slot} is empty", slot=s + 1)
         self._cell_in_grid(p, a)
         self._cell_in_grid(p, b)
         grid = self._grid[p]
@@ -469,16 +496,24 @@ class PyramidoState(State[PyramidoMove]):
             )
         if self._gemmask[p] >> colour & 1:
             raise IllegalMove(
-                "gem-used", f"your {COLOURS[colour]} gem is already on the pyramid this floor"
+                "gem-used",
+                "your {colour} gem is already on the pyramid this floor",
+                colour=COLOURS[colour],
             )
 
     def _check_card_colour(self, p: int, colour: int) -> None:
         if not 0 <= colour < 6:
-            raise IllegalMove("no-such-colour", f"there is no colour number {colour}")
+            raise IllegalMove(
+                "no-such-colour",
+                "there is no colour number {number}",
+                number=colour if type(colour) is int else repr(colour),
+            )
         if not self._cards[p] >> (colour >> 1) & 1:
             raise IllegalMove(
                 "card-used",
-                f"your {COLOURS[colour & ~1]}/{COLOURS[colour | 1]} card is already played",
+                "your {colour_a}/{colour_b} card is already played",
+                colour_a=COLOURS[colour & ~1],
+                colour_b=COLOURS[colour | 1],
             )
 
     @staticmethod
@@ -831,7 +866,10 @@ def _ids(value: Any, field: str) -> list[int]:
         raise RecordError(field, "must be a list of domino numbers")
     for k, x in enumerate(value):
         if not 1 <= x <= N_DOMINOES:
-            raise RecordError(f"{field}[{k}]", f"{x} is not a domino number (1..{N_DOMINOES})")
+            raise RecordError(
+                f"{field}[{k}]", "{number} is not a domino number (1..{count})", number=x,
+                count=N_DOMINOES,
+            )
     return [x - 1 for x in value]
 
 
@@ -881,7 +919,10 @@ class PyramidoGame(Game[PyramidoMove]):
                 raise RecordError(f"setup.stacks[{i}]", "must not be empty")
         every = quarry + [d for s in stacks for d in s]
         if sorted(every) != list(range(N_DOMINOES)):
-            raise RecordError("setup", "quarry and stacks must hold each of the 90 dominoes once")
+            raise RecordError(
+                "setup", "quarry and stacks must hold each of the {count} dominoes once",
+                count=N_DOMINOES,
+            )
         st = PyramidoState.__new__(PyramidoState)
         st._init_base(setup, players, variant)
         st._floor = 1

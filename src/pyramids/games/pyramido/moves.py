@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pyramids.engine import names
+
 PLACE = "place"
 MARK = "mark"
 CARD = "card"
@@ -20,6 +22,9 @@ PASS = "pass"
 REFILL = "refill"
 FILL = "fill"
 KINDS = (PLACE, MARK, CARD, PASS, REFILL, FILL)
+
+#: the kinds of step as players see them (name kind ``step``, keyed by the kinds above)
+names.register("step", {k: k for k in KINDS})
 
 
 class PyramidoMove(NamedTuple):

@@ -63,18 +63,28 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
     words = text.strip().lower().split()
     grid = state._grid[state._turn]
 
-    def bad(why: str) -> NotationError:
-        return NotationError(f"{text!r}: {why}; type 'help' or see docs/notation.md", text)
-
     def cell(w: str) -> int:
         c = grid.cell_of(w)
         if c is None:
-            raise bad(f"{w!r} is not a cell of floor {state._floor} (a1..{grid.labels[-1]})")
+            raise NotationError(
+                "'{text}': '{word}' is not a cell of floor {floor} (a1..{last}); "
+                "type 'help' or see docs/notation.md",
+                text,
+                text=text,
+                word=w,
+                floor=state._floor,
+                last=grid.labels[-1],
+            )
         return c
 
     def block(w: str) -> int:
         if state._pa < 0:
-            raise bad("no domino has been placed this turn, so there is no block to name")
+            raise NotationError(
+                "'{text}': no domino has been placed this turn, so there is no block to name; "
+                "type 'help' or see docs/notation.md",
+                text,
+                text=text,
+            )
         if w in ("a", "b"):
             return "ab".index(w)
         c = cell(w)
@@ -82,22 +92,42 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
             return 0
         if state._pb >= 0 and c == state._pb:
             return 1
-        raise bad(f"{w} is not a block of the domino just placed")
+        raise NotationError(
+            "'{text}': {word} is not a block of the domino just placed; "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+            word=w,
+        )
 
     def colour(w: str) -> int:
         if len(w) == 1 and w.upper() in COLOUR_LETTERS:
             return COLOUR_LETTERS.index(w.upper())
         if w in COLOURS:
             return COLOURS.index(w)
-        raise bad(f"{w!r} is not a colour ({', '.join(COLOUR_LETTERS)})")
+        raise NotationError(
+            "'{text}': '{word}' is not a colour ({letters}); type 'help' or see docs/notation.md",
+            text,
+            text=text,
+            word=w,
+            letters=", ".join(COLOUR_LETTERS),
+        )
 
     def quarter(w: str) -> int:
         if w in QUARTERS:
             return QUARTERS.index(w)
-        raise bad(f"{w!r} is not a quarter (tl, tr, bl, br)")
+        raise NotationError(
+            "'{text}': '{word}' is not a quarter (tl, tr, bl, br); "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+            word=w,
+        )
 
     if not words:
-        raise bad("empty move")
+        raise NotationError(
+            "'{text}': empty move; type 'help' or see docs/notation.md", text, text=text
+        )
     head, args = words[0], words[1:]
     if head == "pass" and not args:
         return PASS_MOVE
@@ -116,21 +146,75 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
         elif head.startswith("#") and head[1:].isdigit():
             number = int(head[1:]) - 1
             if number not in state._quarry:
-                raise bad(f"domino {head} is not in the quarry")
+                raise NotationError(
+                    "'{text}': domino {domino} is not in the quarry; "
+                    "type 'help' or see docs/notation.md",
+                    text,
+                    text=text,
+                    domino=head,
+                )
             slot = state._quarry.index(number)
         if slot >= 0:
             return PyramidoMove(PLACE, slot, cell(args[0]), cell(args[1]))
-    usage = USAGE.get(head) or (USAGE["q1"] if head[0] in ("q", "#", "1", "2", "3") else None)
-    raise bad(f"write it as {usage}" if usage else "not a move")
+    raise _usage_error(head, text)
 
 
-#: how each kind of step is written, for the error when the words do not fit
+#: the kind of step each first word names, for the error when the words do not fit
 _FORMS = {
-    ("q1",): "q<slot 1-3> <cell of A> <cell of B>, e.g. q1 e5 f5",
-    ("mark", "gem", "g"): "mark <cell of a block just placed>, e.g. mark e5",
-    ("card", "c"): "card <colour> <cell of a block just placed> <tl|tr|bl|br>, e.g. card R e5 tl",
-    ("fill", "f"): "fill <colour> <empty cell> <tl|tr|bl|br>, e.g. fill G d5 tl",
-    ("refill", "stack", "r"): "refill <stack 1-4>, e.g. refill 2",
-    ("pass",): "pass (no other word)",
+    ("q1",): PLACE,
+    ("mark", "gem", "g"): MARK,
+    ("card", "c"): CARD,
+    ("fill", "f"): FILL,
+    ("refill", "stack", "r"): REFILL,
+    ("pass",): PASS,
 }
-USAGE = {word: form for words, form in _FORMS.items() for word in words}
+USAGE = {word: kind for words, kind in _FORMS.items() for word in words}
+
+
+def _usage_error(head: str, text: str) -> NotationError:
+    """The error for words that do not fit the step their first word names: how to write it."""
+    kind = USAGE.get(head) or (PLACE if head[0] in ("q", "#", "1", "2", "3") else None)
+    if kind == PLACE:
+        return NotationError(
+            "'{text}': write it as q<slot 1-3> <cell of A> <cell of B>, e.g. q1 e5 f5; "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    if kind == MARK:
+        return NotationError(
+            "'{text}': write it as mark <cell of a block just placed>, e.g. mark e5; "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    if kind == CARD:
+        return NotationError(
+            "'{text}': write it as card <colour> <cell of a block just placed> <tl|tr|bl|br>, "
+            "e.g. card R e5 tl; type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    if kind == FILL:
+        return NotationError(
+            "'{text}': write it as fill <colour> <empty cell> <tl|tr|bl|br>, e.g. fill G d5 tl; "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    if kind == REFILL:
+        return NotationError(
+            "'{text}': write it as refill <stack 1-4>, e.g. refill 2; "
+            "type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    if kind == PASS:
+        return NotationError(
+            "'{text}': write it as pass (no other word); type 'help' or see docs/notation.md",
+            text,
+            text=text,
+        )
+    return NotationError(
+        "'{text}': not a move; type 'help' or see docs/notation.md", text, text=text
+    )

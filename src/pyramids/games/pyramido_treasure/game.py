@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pyramids.engine.errors import IllegalMove, NotationError, RecordError
+from pyramids.engine.names import Param
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
 from pyramids.engine.variant import (
@@ -49,12 +50,14 @@ from pyramids.games.pyramido_treasure.board import (
     VIEW_ORDER,
     view_dims,
 )
+from pyramids.games.pyramido_treasure.news import news_item
 from pyramids.games.pyramido_treasure.treasures import (
     BLANK,
     CARD_BY_NAME,
     CARD_NAMES,
     DANGER,
     DECKS,
+    EVENT_NAMES,
     GAME_OVER,
     GIFT,
     N_TREASURES,
@@ -63,7 +66,6 @@ from pyramids.games.pyramido_treasure.treasures import (
     TOKEN_BY_NAME,
     TOKEN_NAMES,
     TREASURES,
-    card_label,
     card_points,
     parse_treasure,
 )
@@ -137,13 +139,13 @@ def _unlink(log: Any) -> list[Any]:
     return items
 
 
-def _who(seat: int) -> str:
-    """Placeholder for a seat's name in news text (filled in by :meth:`view`)."""
-    return "{" + str(seat) + "}"
-
-
 def _tname(t: int) -> str:
     return TREASURES[t].name
+
+
+def _card(card: int) -> dict[str, Param]:
+    """The parameters naming a treasure card in news: its treasure and points."""
+    return {"treasure": TREASURES[card >> 2].name, "points": card_points(card)}
 
 
 class TreasureState(State[TreasureMove]):
@@ -232,32 +234,32 @@ class TreasureState(State[TreasureMove]):
 
     def _check(self, move: TreasureMove) -> None:
         if not isinstance(move, TreasureMove):
-            raise IllegalMove("not-a-move", f"{move!r} is not a treasure-hunt move")
+            raise IllegalMove("not-a-move", "{move} is not a treasure-hunt move", move=repr(move))
         phase = self._phase
         kind = move.kind
         if kind == "slide":
             if phase not in SLIDE_PHASES:
-                raise IllegalMove("not-sliding", f"no sliding now: {self._waiting_for()}")
+                raise self._not_now(kind)
             s = move.a
             if not (isinstance(s, int) and 0 <= s < SPOTS and NEIGHBOUR_MASK[self._empty] >> s & 1):
-                raise IllegalMove("not-adjacent", self._not_adjacent(s))
+                raise self._not_adjacent(s)
             return
         if kind == "name":
             if phase != DANGER_NAME:
-                raise IllegalMove("not-naming", f"no treasures to name now: {self._waiting_for()}")
+                raise self._not_now(kind)
             a, b = move.a, move.b
             if not (0 <= a < b < N_TREASURES):
                 raise IllegalMove("bad-treasures", "name two different treasures")
             if self.visible_treasure in (a, b):
                 raise IllegalMove(
                     "treasure-visible",
-                    f"the {_tname(self.visible_treasure)} is visible: "
-                    "name treasures that are not visible",
+                    "the {treasure} is visible: name treasures that are not visible",
+                    treasure=_tname(self.visible_treasure),
                 )
             return
         if kind == "poker":
             if phase != POKER_NAME:
-                raise IllegalMove("not-naming", f"no opponent to name now: {self._waiting_for()}")
+                raise self._not_now(kind)
             if move.a not in self._opponents(self._turn):
                 raise IllegalMove("bad-opponent", "name an opponent who is still in the game")
             if not 0 <= move.b < N_TREASURES:
@@ -265,59 +267,171 @@ class TreasureState(State[TreasureMove]):
             if move.b == self.visible_treasure:
                 raise IllegalMove(
                     "treasure-visible",
-                    f"the {_tname(move.b)} is visible: name a treasure that is not visible",
+                    "the {treasure} is visible: name a treasure that is not visible",
+                    treasure=_tname(move.b),
                 )
             return
         if kind == "give":
             if phase not in GIVE_PHASES:
-                raise IllegalMove("not-giving", f"nobody gives a card now: {self._waiting_for()}")
+                raise self._not_now(kind)
             cards, to = self._give_options()
             if move.a not in cards:
                 if phase == GIFT_GIVE:
-                    why = f"you must give a card of the {_tname(self._ev[0])}"
-                else:
-                    why = "you can only give a card you hold"
-                raise IllegalMove("bad-card", why)
+                    raise IllegalMove(
+                        "bad-card",
+                        "you must give a card of the {treasure}",
+                        treasure=_tname(self._ev[0]),
+                    )
+                raise IllegalMove("bad-card", "you can only give a card you hold")
             if move.b not in to:
+                if phase == DANGER_GIVE:
+                    raise IllegalMove(
+                        "bad-recipient",
+                        "that player cannot receive the card here: "
+                        "give it to an opponent still in the game",
+                    )
                 raise IllegalMove(
                     "bad-recipient",
-                    "that player cannot receive the card here: "
-                    + (
-                        "give it to an opponent still in the game"
-                        if phase == DANGER_GIVE
-                        else f"it goes to {self.names[to[0]]}"
-                    ),
+                    "that player cannot receive the card here: it goes to {recipient}",
+                    recipient=self.names[to[0]],
                 )
             return
-        raise IllegalMove("not-a-move", f"{move!r} is not a treasure-hunt move")
+        raise IllegalMove("not-a-move", "{move} is not a treasure-hunt move", move=repr(move))
 
-    def _not_adjacent(self, s: object) -> str:
+    def _not_adjacent(self, s: object) -> IllegalMove:
         """Why a slide from ``s`` is refused, in the spot names the players see now."""
         names = VIEW_NAME[self._rot]
         gap = names[self._empty]
-        nearby = sorted(names[n] for n in NEIGHBOURS[self._empty])
-        choice = ", ".join(nearby[:-1]) + " or " + nearby[-1]
+        near = sorted(names[n] for n in NEIGHBOURS[self._empty])
         if s == self._empty:
-            return f"{gap} is the gap itself: slide a pyramid into it from {choice}"
+            if len(near) == 2:
+                return IllegalMove(
+                    "not-adjacent",
+                    "{gap} is the gap itself: slide a pyramid into it from {first} or {second}",
+                    gap=gap,
+                    first=near[0],
+                    second=near[1],
+                )
+            if len(near) == 3:
+                return IllegalMove(
+                    "not-adjacent",
+                    "{gap} is the gap itself: slide a pyramid into it from {first}, {second} "
+                    "or {third}",
+                    gap=gap,
+                    first=near[0],
+                    second=near[1],
+                    third=near[2],
+                )
+            return IllegalMove(
+                "not-adjacent",
+                "{gap} is the gap itself: slide a pyramid into it from {first}, {second}, "
+                "{third} or {fourth}",
+                gap=gap,
+                first=near[0],
+                second=near[1],
+                third=near[2],
+                fourth=near[3],
+            )
         where = names[s] if isinstance(s, int) and 0 <= s < SPOTS else repr(s)
-        return (
-            f"{where} is not next to the gap at {gap}: only a pyramid orthogonally next "
-            f"to the gap can slide into it (from {choice})"
+        if len(near) == 2:
+            return IllegalMove(
+                "not-adjacent",
+                "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
+                "to the gap can slide into it (from {first} or {second})",
+                spot=where,
+                gap=gap,
+                first=near[0],
+                second=near[1],
+            )
+        if len(near) == 3:
+            return IllegalMove(
+                "not-adjacent",
+                "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
+                "to the gap can slide into it (from {first}, {second} or {third})",
+                spot=where,
+                gap=gap,
+                first=near[0],
+                second=near[1],
+                third=near[2],
+            )
+        return IllegalMove(
+            "not-adjacent",
+            "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
+            "to the gap can slide into it (from {first}, {second}, {third} or {fourth})",
+            spot=where,
+            gap=gap,
+            first=near[0],
+            second=near[1],
+            third=near[2],
+            fourth=near[3],
         )
 
-    def _waiting_for(self) -> str:
-        return {
-            SEARCH: "the player must slide a pyramid",
-            GIFT_SLIDE: "the player must slide a pyramid",
-            DANGER_SLIDE: "the player must slide a pyramid",
-            MIRAGE_SLIDE: "the player must slide a pyramid",
-            POKER_SLIDE: "the player must slide a pyramid",
-            DANGER_NAME: "the player must name two treasures",
-            POKER_NAME: "the player must name an opponent and a treasure",
-            GIFT_GIVE: "the player must choose a card to give",
-            DANGER_GIVE: "the player must choose a card to give",
-            MIRAGE_GIVE: "the player must choose a card to give",
-        }.get(self._phase, "the game is over")
+    def _not_now(self, kind: str) -> IllegalMove:
+        """Why a move of ``kind`` is refused in this phase: what the player must do instead.
+
+        One complete sentence per (kind of move, decision awaited), so that each
+        is a message of its own for translation.
+        """
+        phase = self._phase
+        if kind == "slide":
+            if phase == DANGER_NAME:
+                return IllegalMove(
+                    "not-sliding", "no sliding now: the player must name two treasures"
+                )
+            if phase == POKER_NAME:
+                return IllegalMove(
+                    "not-sliding",
+                    "no sliding now: the player must name an opponent and a treasure",
+                )
+            if phase in GIVE_PHASES:
+                return IllegalMove(
+                    "not-sliding", "no sliding now: the player must choose a card to give"
+                )
+            return IllegalMove("not-sliding", "no sliding now: the game is over")
+        if kind == "name":
+            if phase in SLIDE_PHASES:
+                return IllegalMove(
+                    "not-naming", "no treasures to name now: the player must slide a pyramid"
+                )
+            if phase == POKER_NAME:
+                return IllegalMove(
+                    "not-naming",
+                    "no treasures to name now: the player must name an opponent and a treasure",
+                )
+            if phase in GIVE_PHASES:
+                return IllegalMove(
+                    "not-naming",
+                    "no treasures to name now: the player must choose a card to give",
+                )
+            return IllegalMove("not-naming", "no treasures to name now: the game is over")
+        if kind == "poker":
+            if phase in SLIDE_PHASES:
+                return IllegalMove(
+                    "not-naming", "no opponent to name now: the player must slide a pyramid"
+                )
+            if phase == DANGER_NAME:
+                return IllegalMove(
+                    "not-naming", "no opponent to name now: the player must name two treasures"
+                )
+            if phase in GIVE_PHASES:
+                return IllegalMove(
+                    "not-naming", "no opponent to name now: the player must choose a card to give"
+                )
+            return IllegalMove("not-naming", "no opponent to name now: the game is over")
+        if phase in SLIDE_PHASES:
+            return IllegalMove(
+                "not-giving", "nobody gives a card now: the player must slide a pyramid"
+            )
+        if phase == DANGER_NAME:
+            return IllegalMove(
+                "not-giving", "nobody gives a card now: the player must name two treasures"
+            )
+        if phase == POKER_NAME:
+            return IllegalMove(
+                "not-giving",
+                "nobody gives a card now: the player must name an opponent and a treasure",
+            )
+        return IllegalMove("not-giving", "nobody gives a card now: the game is over")
 
     def _apply(self, move: TreasureMove) -> None:
         kind = move.kind
@@ -326,10 +440,17 @@ class TreasureState(State[TreasureMove]):
         elif kind == "name":
             self._ev = (move.a, move.b)
             self._phase = DANGER_SLIDE
-            self._say(f"{_who(self._turn)} names the {_tname(move.a)} and the {_tname(move.b)}")
+            self._say(
+                "names-treasures",
+                seat=self._turn,
+                treasure_a=_tname(move.a),
+                treasure_b=_tname(move.b),
+            )
         elif kind == "poker":
             self._ev = (move.a, move.b)
-            self._say(f"{_who(self._turn)} challenges {_who(move.a)} to find the {_tname(move.b)}")
+            self._say(
+                "challenges", seat=self._turn, seat_opponent=move.a, treasure=_tname(move.b)
+            )
             self._turn = move.a
             self._phase = POKER_SLIDE
         else:
@@ -352,7 +473,7 @@ class TreasureState(State[TreasureMove]):
             self._treasure_revealed(token - 1)
         limit = self.variant["slide_limit"]
         if limit and self._slides >= int(limit) and self._phase != OVER:
-            self._say(f"the slide limit ({limit}) is reached")
+            self._say("slide-limit", limit=int(limit))
             self._finish("slide-limit")
 
     def _treasure_revealed(self, t: int) -> None:
@@ -360,20 +481,22 @@ class TreasureState(State[TreasureMove]):
         p = self._turn
         if phase == SEARCH:
             if t == self._card >> 2:
-                self._say(f"{_who(p)} finds the {_tname(t)}")
+                self._say("finds", seat=p, treasure=_tname(t))
                 self._take_sought(p)
                 self._draw(self._next_active(p))
                 return
-            self._say(f"{_who(p)} reveals the {_tname(t)}, not the {_tname(self._card >> 2)}")
+            self._say(
+                "reveals-wrong", seat=p, treasure=_tname(t), treasure_sought=_tname(self._card >> 2)
+            )
             if self._card_deck == 2 and self.players >= 4:
                 self._out |= 1 << p
-                self._say(f"{_who(p)} is out of the game (deck 3, wrong treasure)")
+                self._say("out", seat=p)
                 if self.active_count < 2:
                     self._finish("one-left")
                     return
             self._turn = self._owner = self._next_active(p)
             return
-        self._say(f"{_who(p)} reveals the {_tname(t)}")
+        self._say("reveals", seat=p, treasure=_tname(t))
         if phase == GIFT_SLIDE:
             holders = [
                 q
@@ -388,29 +511,29 @@ class TreasureState(State[TreasureMove]):
                 return
             a, b, first = self._ev
             if {first, t} == {a, b}:
-                self._say(f"{_who(p)} revealed both named treasures")
+                self._say("revealed-both", seat=p)
                 for named in (a, b):
                     pos = self._find_in_deck(named)
                     if pos < 0:
-                        self._say(f"the current deck holds no card of the {_tname(named)}")
+                        self._say("no-card-of", treasure=_tname(named))
                         continue
                     card = self._decks[self._deck_no][pos]
                     self._gone |= 1 << pos
                     self._add_card(p, card)
-                    self._say(f"{_who(p)} takes {card_label(card)} from the deck")
+                    self._say("takes-from-deck", seat=p, **_card(card))
                 self._end_turn()
             else:
-                self._say(f"{_who(p)} did not reveal both named treasures and must give a card")
+                self._say("missed-both", seat=p)
                 self._enter_give(DANGER_GIVE)
         elif phase == MIRAGE_SLIDE:
             neighbour, card = self._ev
             if t == card >> 2:
-                self._say(f"{_who(p)} keeps {card_label(card)}")
+                self._say("keeps", seat=p, **_card(card))
                 self._end_turn()
             else:
                 self._remove_card(p, card)
                 self._add_card(neighbour, card)
-                self._say(f"{_who(p)} returns {card_label(card)} to {_who(neighbour)}")
+                self._say("returns", seat=p, seat_to=neighbour, **_card(card))
                 self._ev = (neighbour,)
                 self._enter_give(MIRAGE_GIVE)
         else:  # POKER_SLIDE: the opponent slides
@@ -439,26 +562,26 @@ class TreasureState(State[TreasureMove]):
     def _give(self, giver: int, card: int, to: int) -> None:
         self._remove_card(giver, card)
         self._add_card(to, card)
-        self._say(f"{_who(giver)} gives {card_label(card)} to {_who(to)}")
+        self._say("gives", seat=giver, seat_to=to, **_card(card))
 
     def _take_random(self, taker: int, victim: int) -> None:
         """``taker`` draws a card at random from ``victim``'s hand (a chance event)."""
         hand = self._hands[victim]
         if not hand:
-            self._say(f"{_who(victim)} has no card to lose")
+            self._say("no-card-to-lose", seat=victim)
             return
         card = hand[self._chance(len(hand))]
         self._remove_card(victim, card)
         self._add_card(taker, card)
-        self._say(f"{_who(taker)} takes {card_label(card)} at random from {_who(victim)}")
+        self._say("takes-at-random", seat=taker, seat_from=victim, **_card(card))
 
     def _take_sought(self, p: int) -> None:
         card = self._card
         self._add_card(p, card)
-        self._say(f"{_who(p)} takes {card_label(card)}")
+        self._say("takes", seat=p, **_card(card))
         if self._card_deck == 1:
             self._rot = (self._rot + 1) & 3
-            self._say("the box turns a quarter turn clockwise")
+            self._say("box-quarter-turn")
 
     def _find_in_deck(self, treasure: int) -> int:
         deck = self._decks[self._deck_no]
@@ -485,7 +608,7 @@ class TreasureState(State[TreasureMove]):
         self._phase = phase
         cards, to = self._give_options()
         if not cards or not to:
-            self._say(f"{_who(self._turn)} has no card to give")
+            self._say("no-card-to-give", seat=self._turn)
             self._after_give()
         elif len(cards) == 1 and len(to) == 1:
             self._give(self._turn, cards[0], to[0])
@@ -562,17 +685,20 @@ class TreasureState(State[TreasureMove]):
         while True:
             card = self._next_card()
             if card < 0:
-                self._say("deck 3 is used up")
+                self._say("deck-used-up")
                 self._finish("deck-empty")
                 return
             self._turn = self._owner = p
             self._card = card
             self._card_deck = self._deck_no
             self._ev = ()
-            self._say(f"{_who(p)} draws {card_label(card)} from deck {self._deck_no + 1}")
+            if card < 48:
+                self._say("draws", seat=p, deck=self._deck_no + 1, **_card(card))
+            else:
+                self._say("draws-event", seat=p, event=EVENT_NAMES[card], deck=self._deck_no + 1)
             if card < 48:
                 if self.visible_treasure == card >> 2:
-                    self._say(f"the {_tname(card >> 2)} is already visible")
+                    self._say("already-visible", treasure=_tname(card >> 2))
                     self._take_sought(p)
                     p = self._next_active(p)
                     continue
@@ -580,7 +706,7 @@ class TreasureState(State[TreasureMove]):
                 return
             if card == SANDSTORM:
                 self._rot = (self._rot + 2) & 3
-                self._say("the box turns half a turn")
+                self._say("box-half-turn")
                 continue
             if card == GAME_OVER:
                 self._finish("game-over-card")
@@ -598,13 +724,13 @@ class TreasureState(State[TreasureMove]):
             neighbour = self._prev_active(p)
             hand = self._hands[neighbour]
             if not hand:
-                self._say(f"{_who(neighbour)} has no card: the mirage fades")
+                self._say("mirage-fades", seat=neighbour)
                 p = self._next_active(p)
                 continue
             taken = hand[self._chance(len(hand))]
             self._remove_card(neighbour, taken)
             self._add_card(p, taken)
-            self._say(f"{_who(p)} takes {card_label(taken)} at random from {_who(neighbour)}")
+            self._say("takes-at-random", seat=p, seat_from=neighbour, **_card(taken))
             self._ev = (neighbour, taken)
             self._phase = MIRAGE_SLIDE
             return
@@ -613,8 +739,9 @@ class TreasureState(State[TreasureMove]):
         self._phase = OVER
         self._end = reason
 
-    def _say(self, text: str) -> None:
-        self._news = (self._news, (self._ply, text))
+    def _say(self, code: str, **params: Param) -> None:
+        """Log a news line: a code of :data:`NEWS` and its parameters (rendered by views)."""
+        self._news = (self._news, (self._ply, code, params))
 
     # -- copying and scoring -------------------------------------------------------
 
@@ -766,13 +893,13 @@ class TreasureState(State[TreasureMove]):
                     since = ply
                     looking = False
         recent.reverse()
-        news: list[str] = []
+        news: list[dict[str, Any]] = []
         log = self._news
         while log is not None:
-            log, (ply, text) = log
+            log, (ply, code, params) = log
             if ply < since or len(news) == RECENT_LIMIT:
                 break
-            news.append(text.format(*self.names))
+            news.append(news_item(code, params, self.names))
         news.reverse()
         revealed = []
         for s in sorted(last):

@@ -5,9 +5,10 @@ list, cannot drift from it, and any face (docs, web app, terminal export) can
 ask for one at the size it needs. Each picture is a few plain shapes on a
 64 x 64 grid, on a sand-coloured token, so it stays legible when small.
 
-Write the files used by the rules page with::
+Write the files used by the rules pages (the player pages under
+``src/pyramids/web/rules/`` and ``docs/rules/pyramido-treasure.md``) with::
 
-    python -m pyramids.games.pyramido_treasure.svg docs/rules/pyramido-treasure
+    python -m pyramids.games.pyramido_treasure.svg src/pyramids/web/rules/img/pyramido-treasure
 """
 
 from __future__ import annotations
@@ -147,7 +148,10 @@ def write_pictures(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m pyramids.games.pyramido_treasure.svg FOLDER``: write the pictures."""
+    """``python -m pyramids.games.pyramido_treasure.svg FOLDER``: write the pictures.
+
+    The rules pages use ``src/pyramids/web/rules/img/pyramido-treasure``.
+    """
     if len(argv) != 1:
         print("usage: python -m pyramids.games.pyramido_treasure.svg FOLDER")
         return 2

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pyramids.engine import names
+
 
 class Treasure(NamedTuple):
     """One treasure: record name, two-letter code for the terminal, and a label."""
@@ -92,6 +94,11 @@ def card_label(card: int) -> str:
         return f"{TREASURES[card >> 2].name} ({(card & 3) + 1})"
     return EVENT_NAMES[card].replace("-", " ").capitalize()
 
+
+#: the names players see: kind ``treasure`` keyed by treasure name (``sacred-dog`` is
+#: "sacred dog"), kind ``event`` keyed by event card name (``desert-poker`` is "Desert poker")
+names.register("treasure", {t.name: t.name.replace("-", " ") for t in TREASURES})
+names.register("event", {EVENT_NAMES[c]: card_label(c) for c in sorted(EVENT_NAMES)})
 
 CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(N_CARD_TYPES))
 CARD_BY_NAME: dict[str, int] = {n: c for c, n in enumerate(CARD_NAMES)}

@@ -1,252 +1,626 @@
-// Pyramido board: each player's pyramid seen from above (floor by floor), jewels and gems,
-// the quarry of three dominoes and the four stack tops. A turn is several steps; each step's
-// choices glow: pick a quarry domino then two cells, a block to mark, a card side and a
-// quarter, or a stack to refill from.
+// Pyramido board: each player's pyramid seen from above, the quarry of three dominoes in front
+// of the four face-up stacks. Dominoes are drawn as pieces (two blocks, one outline); every floor
+// is laid over the one below with its own shadow and rims (floor n: n rims), so the top view is
+// what the eye sees and the colours are the very colours of the quarry. A turn is several steps
+// and each step's choices glow: a quarry domino, then the cell of its block A, then the cell of
+// block B; a block to mark; a card side and a quarter; a stack to refill from.
+//
+// Place names (data-place): cells of the floor being built as the notation names them (`e5` on
+// floor 1's frame, `a1`.. on upper floors), quarters of a cell `e5 tl`, quarry slots `q1`-`q3`,
+// stacks `stack 1`-`stack 4`, card sides by colour letter `R`..`O`, and `pass`.
 
-import { el, add, svg, clickable } from "../util.js";
+import { el, add, svg } from "../util.js";
+import { actionable, BoardKeys } from "../focus.js";
+import { t, tn, name, number } from "../i18n.js";
 
-const Q = 22; // one quarter, in pixels
-const COLOURS = { R: "#d94c3d", Y: "#f0c419", G: "#3fa34d", B: "#3b7dd8", P: "#8e5cc2", O: "#f08a24" };
-const BY_NAME = { red: "R", yellow: "Y", green: "G", blue: "B", purple: "P", orange: "O" };
+const Q = 24; // one quarter of a block, in SVG units
+const GUTTER = 18; // room for the row and column labels
+const HEX = { red: "#d94c3d", yellow: "#f0c419", green: "#3fa34d", blue: "#3b7dd8", purple: "#8e5cc2", orange: "#f08a24" };
+const ORDER = ["red", "yellow", "green", "blue", "purple", "orange"];
+const LETTERS = "RYGBPO";
+const QUARTERS = ["tl", "tr", "bl", "br"];
+const ROT1 = [1, 3, 0, 2]; // a quarter turned 90° clockwise (tl->tr, tr->br, bl->tl, br->bl)
 
-let ui = { ply: -1, slot: null, first: null, colour: null, floor: null };
+const letterOf = (colour) => LETTERS[ORDER.indexOf(colour)];
+const colourOf = (letter) => ORDER[LETTERS.indexOf(String(letter).toUpperCase())];
+const colourName = (id) => name("colour", id);
 
 function cellName(c, r) {
   return String.fromCharCode(97 + c) + String(r + 1);
 }
 
-/** A domino as two blocks side by side (block A left), with its jewel icons. */
-function domino(d, x, y, size = 18, extra = "") {
-  const g = svg("g", { class: `domino ${extra}`, transform: `translate(${x} ${y})` });
-  d.blocks.forEach((b, i) => {
-    const bx = i * size * 2;
-    g.append(svg("rect", { x: bx, y: 0, width: size * 2, height: size * 2, fill: COLOURS[BY_NAME[b.colour]], class: "block" }));
-    for (const j of b.jewels) {
-      const jx = bx + (j[1] === "r" ? size * 1.5 : size * 0.5);
-      const jy = j[0] === "b" ? size * 1.5 : size * 0.5;
-      g.append(jewel(jx, jy, size * 0.32));
-    }
-  });
-  g.append(svg("rect", { x: 0, y: 0, width: size * 4, height: size * 2, class: "domino-edge" }));
+function cellPos(label) {
+  return [label.charCodeAt(0) - 97, Number(label.slice(1)) - 1];
+}
+
+// -- state kept between redraws ---------------------------------------------------------------
+
+const fallback = new WeakMap(); // root -> ui, while the app does not hand us ctx.ui
+
+function uiOf(root, ctx) {
+  if (ctx.ui) return ctx.ui;
+  if (!fallback.has(root)) fallback.set(root, {});
+  return fallback.get(root);
+}
+
+function redraw(root, ctx) {
+  if (ctx.redraw) { ctx.redraw(); return; }
+  root.replaceChildren();
+  render(root, ctx);
+}
+
+/** Until the app owns a BoardKeys per board, the board brings its own (arrows, Enter, Escape). */
+function ownKeys(root, ctx) {
+  if (ctx.ui) return;
+  let keys = root.__pyrKeys;
+  if (!keys) {
+    keys = new BoardKeys(root, { onEscape: () => { const c = root.__pyrCtx; if (c && cancel(c)) redraw(root, c); } });
+    root.__pyrKeys = keys;
+    root.addEventListener("focusin", () => { root.__pyrFocus = true; });
+    root.addEventListener("focusout", (e) => { if (e.relatedTarget && !root.contains(e.relatedTarget)) root.__pyrFocus = false; });
+  }
+  root.__pyrCtx = ctx;
+  keys.refresh({ focus: !!root.__pyrFocus });
+}
+
+// -- drawing pieces -----------------------------------------------------------------------------
+
+function jewel(cx, cy, r, cls = "jewel") {
+  return svg("g", { class: cls },
+    svg("path", { class: "jewel-body", d: `M${cx} ${cy - r} L${cx + r} ${cy - r * 0.2} L${cx + r * 0.62} ${cy + r} L${cx - r * 0.62} ${cy + r} L${cx - r} ${cy - r * 0.2} Z` }),
+    svg("path", { class: "jewel-facet", d: `M${cx - r} ${cy - r * 0.2} L${cx + r} ${cy - r * 0.2} M${cx} ${cy - r} L${cx - r * 0.35} ${cy - r * 0.2} L${cx} ${cy + r} L${cx + r * 0.35} ${cy - r * 0.2} Z` }));
+}
+
+/** A player's gem: a cut stone in its colour, ringed white so it shows on its own colour. */
+function gem(cx, cy, colour, r) {
+  return svg("g", { class: "gem" },
+    svg("circle", { class: "gem-ring", cx, cy, r: r * 1.08 }),
+    svg("path", { class: "gem-body", fill: HEX[colour], d: `M${cx - r * 0.85} ${cy - r * 0.3} L${cx - r * 0.4} ${cy - r * 0.8} L${cx + r * 0.4} ${cy - r * 0.8} L${cx + r * 0.85} ${cy - r * 0.3} L${cx} ${cy + r * 0.85} Z` }),
+    svg("path", { class: "gem-facet", d: `M${cx - r * 0.85} ${cy - r * 0.3} L${cx + r * 0.85} ${cy - r * 0.3} M${cx - r * 0.4} ${cy - r * 0.8} L${cx - r * 0.2} ${cy - r * 0.3} L${cx} ${cy + r * 0.85} L${cx + r * 0.2} ${cy - r * 0.3} L${cx + r * 0.4} ${cy - r * 0.8}` }));
+}
+
+/** One block (2x2 quarters) at x, y with jewels in the named quarters. */
+function block(colour, jewels, x, y, q) {
+  const g = svg("g", { class: "blk" });
+  g.append(svg("rect", { class: "block", x, y, width: 2 * q, height: 2 * q, fill: HEX[colour] }));
+  for (const j of jewels) {
+    const k = QUARTERS.indexOf(j);
+    g.append(jewel(x + (k % 2 ? 1.5 : 0.5) * q, y + (k >= 2 ? 1.5 : 0.5) * q, q * 0.3));
+  }
   return g;
 }
 
-function jewel(cx, cy, r) {
-  return svg("path", { class: "jewel", d: `M${cx} ${cy - r} L${cx + r} ${cy} L${cx} ${cy + r} L${cx - r} ${cy} Z` });
+/** A quarry or stack domino lying horizontally (block A left), as one piece. */
+function flatDomino(d, x, y, size, extra = "") {
+  const g = svg("g", { class: `domino ${extra}`.trim(), transform: `translate(${x} ${y})` });
+  const inner = svg("g", { class: "piece-body" });
+  g.append(inner);
+  inner.append(svg("rect", { class: "piece-shadow", x: 1.5, y: 2.5, width: size * 4, height: size * 2, rx: 4 }));
+  d.blocks.forEach((b, i) => inner.append(block(b.colour, b.jewels, i * size * 2, 0, size)));
+  inner.append(svg("line", { class: "seam", x1: size * 2, x2: size * 2, y1: 1, y2: size * 2 - 1 }),
+    svg("rect", { class: "domino-edge", x: 0, y: 0, width: size * 4, height: size * 2, rx: 3 }));
+  return g;
 }
 
-function gem(cx, cy, colour, r) {
-  const k = r / 8;
-  return svg("g", { class: "gem" },
-    svg("path", { d: `M${cx - 7 * k} ${cy - 3 * k} L${cx - 3 * k} ${cy - 8 * k} L${cx + 3 * k} ${cy - 8 * k} L${cx + 7 * k} ${cy - 3 * k} L${cx} ${cy + 8 * k} Z`, fill: COLOURS[BY_NAME[colour]] }));
+function turned(jewels, turns) {
+  return jewels.map((j) => {
+    let k = QUARTERS.indexOf(j);
+    for (let i = 0; i < turns; i++) k = ROT1[k];
+    return QUARTERS[k];
+  });
 }
 
-/** The quarters to draw: the whole top view, or only the blocks of one floor. */
-function quarters(p, floor) {
-  const tv = p.top_view;
-  const n = tv.colour.length;
+function direction(a, b) {
+  const [ac, ar] = cellPos(a), [bc, br] = cellPos(b);
+  if (bc === ac + 1 && br === ar) return 0;
+  if (br === ar + 1 && bc === ac) return 1;
+  if (bc === ac - 1 && br === ar) return 2;
+  if (br === ar - 1 && bc === ac) return 3;
+  return -1;
+}
+
+// -- the pyramid ------------------------------------------------------------------------------
+
+/** Blocks grouped into pieces: the two blocks of a domino on one floor, or a single card. */
+function pieces(p) {
   const out = [];
-  if (floor === null) {
-    for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
-      const c = tv.colour[y][x];
-      if (c !== ".") out.push({ x, y, c, jewel: tv.jewel[y][x] === "1", floor: Number(tv.floor[y][x]) });
-    }
-    return out;
-  }
-  for (const b of p.blocks.filter((b) => b.floor === floor)) {
-    const c = BY_NAME[b.colour];
-    const jw = new Set(b.jewels.map(([x, y]) => `${x},${y}`));
-    for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
-      const x = b.quarter[0] + dx, y = b.quarter[1] + dy;
-      out.push({ x, y, c, jewel: jw.has(`${x},${y}`), floor });
-    }
+  const byDomino = new Map();
+  for (const b of p.blocks) {
+    if (b.domino === null || b.domino === undefined) { out.push({ floor: b.floor, blocks: [b], card: true }); continue; }
+    const key = `${b.floor}:${b.domino}`;
+    if (!byDomino.has(key)) { const piece = { floor: b.floor, blocks: [], card: false, id: b.domino }; byDomino.set(key, piece); out.push(piece); }
+    byDomino.get(key).blocks.push(b);
   }
   return out;
 }
 
-function extent(p, withGrid) {
+const blockKey = (floor, cell) => `${floor}:${cell}`;
+
+/** The origin quarter of a floor's grid, from the grid itself or from a block laid on it. */
+function floorOrigin(p, floor) {
+  if (p.grid && p.grid.floor === floor) return p.grid.origin;
+  const b = p.blocks.find((x) => x.floor === floor);
+  if (!b) return null;
+  const [c, r] = cellPos(b.cell);
+  return [b.quarter[0] - 2 * c, b.quarter[1] - 2 * r];
+}
+
+/** Quarter extent [x0, y0, x1, y1] (inclusive) of the blocks and of extra cells (quarter corners). */
+function extent(p, extra, minW, minH) {
   let x0 = 99, y0 = 99, x1 = -1, y1 = -1;
-  const grow = (x, y) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
-  for (const q of quarters(p, null)) grow(q.x, q.y);
-  if (withGrid && p.grid) {
-    const [ox, oy] = p.grid.origin;
-    grow(ox, oy);
-    grow(ox + 2 * p.grid.cols - 1, oy + 2 * p.grid.rows - 1);
-  }
-  if (x1 < 0) return [3, 3, 14, 14];
-  // at least 12 x 12 quarters, so a small pyramid is not blown up to fill the frame
-  const pad = (lo, hi) => {
-    const missing = Math.max(0, 12 - (hi - lo + 1));
-    lo = Math.max(0, lo - 1 - Math.floor(missing / 2));
-    hi = Math.min(17, Math.max(hi + 1 + Math.ceil(missing / 2), lo + 11));
-    return [lo, hi];
+  const grow = (x, y) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + 1); y1 = Math.max(y1, y + 1); };
+  for (const b of p.blocks) grow(b.quarter[0], b.quarter[1]);
+  for (const [x, y] of extra) grow(x, y);
+  if (x1 < 0) { x0 = 7; y0 = 7; x1 = 10; y1 = 10; }
+  const pad = (lo, hi, min) => {
+    const missing = Math.max(0, min - (hi - lo + 1));
+    lo -= Math.floor(missing / 2);
+    hi += Math.ceil(missing / 2);
+    if (lo < 0) { hi -= lo; lo = 0; }
+    if (hi > 17) { lo -= hi - 17; hi = 17; }
+    return [Math.max(0, lo), hi];
   };
-  const [ax, bx] = pad(x0, x1);
-  const [ay, by] = pad(y0, y1);
+  const [ax, bx] = pad(x0, x1, minW);
+  const [ay, by] = pad(y0, y1, minH);
   return [ax, ay, bx, by];
 }
 
+/**
+ * Draw a pyramid (all floors, or one) into a new <svg>. Returns the svg, the layer in quarter
+ * coordinates (scaled by q) for overlays, and q.
+ */
 function drawPyramid(p, opts) {
-  const { floor, scale, interactive } = opts;
-  const [x0, y0, x1, y1] = extent(p, opts.withGrid);
-  const q = Q * scale;
+  const { floor = null, q = Q, ext, labels = null, label, fresh = new Set(), last = new Set(), lastGem = null, animate = false } = opts;
+  const [x0, y0, x1, y1] = ext;
+  const gut = labels ? GUTTER : 4;
   const w = (x1 - x0 + 1) * q, h = (y1 - y0 + 1) * q;
-  const s = svg("svg", { viewBox: `-6 -6 ${w + 12} ${h + 12}`, class: "pyramid-top", role: "img", "aria-label": opts.label });
-  s.append(svg("rect", { class: "sand", x: -6, y: -6, width: w + 12, height: h + 12, rx: 8 }));
-  const g = svg("g", { transform: `translate(${-x0 * q} ${-y0 * q})` });
+  const s = svg("svg", { viewBox: `0 0 ${w + gut + 6} ${h + gut + 6}`, class: "pyramid-top", role: "group", "aria-label": label });
+  s.append(svg("rect", { class: "sand", x: 0, y: 0, width: w + gut + 6, height: h + gut + 6, rx: 10 }));
+  const g = svg("g", { transform: `translate(${gut - x0 * q} ${gut - y0 * q})` });
   s.append(g);
-  for (const t of quarters(p, floor)) {
-    g.append(svg("rect", { x: t.x * q, y: t.y * q, width: q, height: q, fill: COLOURS[t.c], class: `quarter f${t.floor}` }));
-    if (t.jewel) g.append(jewel(t.x * q + q / 2, t.y * q + q / 2, q * 0.3));
-  }
-  // outlines of the visible blocks, so the 2x2 blocks and floors read clearly
-  const key = (b) => `${b.floor}:${b.cell}:${b.colour}:${b.card}`;
-  const before = opts.prev ? new Set(opts.prev.blocks.map(key)) : null;
-  for (const b of p.blocks) {
-    if (floor !== null && b.floor !== floor) continue;
-    if (floor === null && Number(p.top_view.floor[b.quarter[1]][b.quarter[0]]) !== b.floor) continue;
-    const fresh = before && !before.has(key(b)) ? " just" : "";
-    g.append(svg("rect", { class: `block-edge f${b.floor}${b.card !== null ? " card" : ""}${fresh}`, x: b.quarter[0] * q, y: b.quarter[1] * q, width: 2 * q, height: 2 * q }));
+  const all = pieces(p);
+  for (let f = 1; f <= 4; f++) {
+    if (floor !== null && f !== floor) continue;
+    const layer = svg("g", { class: `floor f${f}` });
+    for (const piece of all.filter((x) => x.floor === f)) {
+      const isNew = piece.blocks.some((b) => fresh.has(blockKey(b.floor, b.cell)));
+      const isLast = piece.blocks.some((b) => last.has(blockKey(b.floor, b.cell)));
+      const outer = svg("g", { class: `piece${piece.card ? " card" : ""}${isLast ? " last" : ""}`, "data-floor": f });
+      const body = svg("g", { class: "piece-body" });
+      outer.append(body);
+      let px0 = 99, py0 = 99, px1 = -1, py1 = -1;
+      for (const b of piece.blocks) {
+        const bx = b.quarter[0] * q, by = b.quarter[1] * q;
+        px0 = Math.min(px0, bx); py0 = Math.min(py0, by); px1 = Math.max(px1, bx + 2 * q); py1 = Math.max(py1, by + 2 * q);
+        const jw = b.jewels.map(([jx, jy]) => QUARTERS[(jy - b.quarter[1]) * 2 + (jx - b.quarter[0])]);
+        body.append(block(b.colour, jw, bx, by, q));
+      }
+      if (piece.blocks.length === 2) {
+        const [a, b] = piece.blocks;
+        if (a.quarter[1] === b.quarter[1]) {
+          const sx = Math.max(a.quarter[0], b.quarter[0]) * q;
+          body.append(svg("line", { class: "seam", x1: sx, x2: sx, y1: py0 + 1, y2: py1 - 1 }));
+        } else {
+          const sy = Math.max(a.quarter[1], b.quarter[1]) * q;
+          body.append(svg("line", { class: "seam", y1: sy, y2: sy, x1: px0 + 1, x2: px1 - 1 }));
+        }
+      }
+      body.append(svg("rect", { class: "domino-edge", x: px0, y: py0, width: px1 - px0, height: py1 - py0, rx: piece.card ? 5 : 3 }));
+      // one rim per floor, inside the edge: the floor a piece lies on, at a glance
+      for (let k = 1; k < f; k++) {
+        const inset = 2.2 * k + 0.6;
+        body.append(svg("rect", { class: "rim", x: px0 + inset, y: py0 + inset, width: px1 - px0 - 2 * inset, height: py1 - py0 - 2 * inset, rx: 2 }));
+      }
+      if (isLast) outer.append(svg("rect", { class: "last-ring", x: px0 - 2, y: py0 - 2, width: px1 - px0 + 4, height: py1 - py0 + 4, rx: 5 }));
+      if (isNew && animate) {
+        body.animate?.([{ transform: "translate(0px, -14px) scale(1.12)", opacity: 0 }, { transform: "none", opacity: 1 }],
+          { duration: 520, easing: "cubic-bezier(.2,.8,.3,1.2)" });
+      }
+      layer.append(outer);
+    }
+    g.append(layer);
   }
   for (const gm of p.gems_placed) {
     if (floor !== null && gm.floor !== floor) continue;
-    g.append(gem(gm.quarter[0] * q + q, gm.quarter[1] * q + q, gm.colour, q * 0.38));
+    const gg = gem(gm.quarter[0] * q + q, gm.quarter[1] * q + q, gm.colour, q * 0.5);
+    if (lastGem && lastGem === `${gm.colour}:${gm.cell}`) {
+      gg.classList.add("last");
+      if (animate) gg.animate?.([{ transform: "translateY(-18px)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 420, easing: "ease-out" });
+    }
+    g.append(gg);
+  }
+  if (labels) {
+    const [ox, oy] = labels.origin;
+    for (let c = 0; c < labels.cols; c++) {
+      const x = (ox + 2 * c + 1) * q;
+      if (x < x0 * q || x > (x1 + 1) * q) continue;
+      g.append(svg("text", { class: "coord", x, y: y0 * q - 5, "text-anchor": "middle" }, String.fromCharCode(97 + c)));
+    }
+    for (let r = 0; r < labels.rows; r++) {
+      const y = (oy + 2 * r + 1) * q;
+      if (y < y0 * q || y > (y1 + 1) * q) continue;
+      g.append(svg("text", { class: "coord", x: x0 * q - 9, y: y + 4, "text-anchor": "middle" }, String(r + 1)));
+    }
   }
   return { svg: s, g, q };
 }
 
+// -- what changed since the previous view -------------------------------------------------------
+
+function changes(p, before) {
+  const fresh = new Set();
+  let lastGem = null;
+  if (!before) return { fresh, lastGem };
+  const had = new Set(before.blocks.map((b) => blockKey(b.floor, b.cell) + (b.domino ?? "c")));
+  for (const b of p.blocks) if (!had.has(blockKey(b.floor, b.cell) + (b.domino ?? "c"))) fresh.add(blockKey(b.floor, b.cell));
+  const gems = new Set(before.gems_placed.map((g) => `${g.colour}:${g.cell}`));
+  for (const g of p.gems_placed) if (!gems.has(`${g.colour}:${g.cell}`)) lastGem = `${g.colour}:${g.cell}`;
+  return { fresh, lastGem };
+}
+
+// -- the contract --------------------------------------------------------------------------------
+
 export function status(v) {
-  return `Floor ${v.floor} of 4${v.step && !v.is_over ? ` · step: ${v.step}` : ""}`;
+  if (v.is_over) return t("Game over after floor 4");
+  const steps = {
+    place: t("place a domino"), mark: t("put a gem"), card: t("a card, or pass"),
+    refill: t("refill the quarry"), fill: t("no domino fits: lay cards"),
+  };
+  const step = steps[v.step];
+  return step ? t("Floor {floor} of 4 · {step}", { floor: number(v.floor), step }) : t("Floor {floor} of 4", { floor: number(v.floor) });
+}
+
+export function cancel(ctx) {
+  const ui = ctx.ui || ctx.__ui;
+  if (!ui) return false;
+  if (ui.first) { ui.first = null; return true; }
+  if (ui.slot !== null && ui.slot !== undefined) { ui.slot = null; return true; }
+  if (ui.colour) { ui.colour = null; return true; }
+  return false;
 }
 
 export function render(root, ctx) {
-  ui.first = null; // a new message (an error or a move) starts the two-cell choice again
-  draw(root, ctx);
+  const ui = uiOf(root, ctx);
+  ctx.__ui = ui;
+  const v = ctx.view;
+  if (ui.view !== v) {
+    // a new message (a move, or an error with the state again): start the choice again
+    const newPly = ui.ply !== v.ply;
+    ui.first = null;
+    if (newPly) { ui.slot = null; ui.colour = null; }
+    if (newPly && ctx.interactive) ui.floor = null; // the player acts on the top view
+    ui.animate = newPly && ui.view !== undefined;
+    ui.ply = v.ply;
+    ui.view = v;
+  } else {
+    ui.animate = false;
+  }
+  if (ui.floor === undefined) ui.floor = null;
+  draw(root, ctx, ui);
+  ownKeys(root, ctx);
 }
 
-function draw(root, ctx) {
+function draw(root, ctx, ui) {
   const v = ctx.view;
-  if (ui.ply !== v.ply) ui = { ...ui, ply: v.ply, slot: null, first: null, colour: null };
   const legal = ctx.interactive ? ctx.legal || [] : [];
-  const me = ctx.seat ?? 0;
-  const mine = v.pyramids[me];
-  const split = legal.map((t) => t.split(" "));
-  const kind = (k) => split.filter((m) => m[0] === k);
+  const me = ctx.seat ?? v.viewer ?? 0;
+  const shownSeat = me !== null && me !== undefined && v.pyramids[me] ? me : 0;
+  const mine = v.pyramids[shownSeat];
+  const names = v.names || ctx.seats.map((s) => s.name);
+  const split = legal.map((m) => m.split(" "));
   const places = split.filter((m) => /^q[1-3]$/.test(m[0]));
-  // the gem step is written "gem e5" (or "mark e5"): keep the legal text per cell
-  const marks = new Map([...kind("mark"), ...kind("gem")].map((m) => [m[1], m.join(" ")]));
-  const cards = [...kind("card"), ...kind("fill")];
-  const refills = new Set(kind("refill").map((m) => m[1]));
+  const marks = new Map(split.filter((m) => m[0] === "mark" || m[0] === "gem").map((m) => [m[1], m.join(" ")]));
+  const cards = split.filter((m) => m[0] === "card" || m[0] === "fill");
+  const refills = new Set(split.filter((m) => m[0] === "refill").map((m) => Number(m[1])));
   const canPass = legal.includes("pass");
+  const prev = ctx.prev && ctx.prev.pyramids ? ctx.prev : null;
+  const rerender = () => redraw(root, ctx);
+  if (ui.slot !== null && ui.slot !== undefined && !places.some((m) => m[0] === `q${ui.slot + 1}`)) ui.slot = null;
+  if (ui.colour && !cards.some((m) => m[1] === ui.colour)) ui.colour = null;
 
-  // -- my pyramid, with the current floor's cells as click targets ------------------------
+  // -- my pyramid: the floor being built gets named cells, the legal ones act -----------------
+  const grid = mine.grid;
+  const current = grid ? grid.floor : null;
   const showFloor = ui.floor;
-  const prevOf = (i) => (ctx.prev && ctx.prev.pyramids ? ctx.prev.pyramids[i] : null);
-  const big = drawPyramid(mine, { floor: showFloor, scale: 1.25, interactive: ctx.interactive, withGrid: true, prev: prevOf(me), label: `Your pyramid, ${showFloor ? `floor ${showFloor}` : "top view"}` });
-  const q = big.q;
-  if (ctx.interactive && mine.grid && showFloor === null) {
-    const [ox, oy] = mine.grid.origin;
-    const filled = new Set(mine.grid.filled);
-    const slotMoves = places.filter((m) => ui.slot === null || m[0] === `q${ui.slot + 1}`);
-    const firsts = new Set(slotMoves.map((m) => m[1]));
-    const seconds = new Set(slotMoves.filter((m) => m[1] === ui.first).map((m) => m[2]));
-    const cardCells = new Set(cards.filter((m) => ui.colour === null || m[1] === ui.colour).map((m) => m[2]));
-    for (let r = 0; r < mine.grid.rows; r++) for (let c = 0; c < mine.grid.cols; c++) {
-      const name = cellName(c, r);
-      const x = (ox + 2 * c) * q, y = (oy + 2 * r) * q;
-      let cls = "cell";
-      let action = null;
-      if (places.length && ui.slot !== null) {
-        if (ui.first === null && firsts.has(name)) { cls += " legal"; }
-        if (ui.first === name) cls += " chosen";
-        if (ui.first !== null && seconds.has(name)) cls += " legal";
-        action = () => {
-          if (ui.first === null) { ui.first = name; redraw(root, ctx); }
-          else if (ui.first === name) { ui.first = null; redraw(root, ctx); }
-          else ctx.move(`q${ui.slot + 1} ${ui.first} ${name}`);
-        };
-      } else if (marks.size) {
-        if (marks.has(name)) cls += " legal";
-        action = () => ctx.move(marks.get(name) || `gem ${name}`);
-      } else if (cards.length && ui.colour !== null) {
-        if (cardCells.has(name)) cls += " legal";
-      }
-      if (filled.has(name)) cls += " filled";
-      const cell = svg("rect", { class: cls, x, y, width: 2 * q, height: 2 * q, "data-cell": name });
-      big.g.append(cell);
-      if (action) clickable(cell, `cell ${name}`, action);
-      if (cards.length && ui.colour !== null && cardCells.has(name)) {
-        for (const [qx, qy, qn] of [[0, 0, "tl"], [1, 0, "tr"], [0, 1, "bl"], [1, 1, "br"]]) {
-          const sub = svg("rect", { class: "quarter-hit", x: x + qx * q, y: y + qy * q, width: q, height: q, "data-quarter": `${name} ${qn}` });
-          const move = cards.find((m) => m[1] === ui.colour && m[2] === name && m[3] === qn);
-          clickable(sub, `cell ${name}, ${qn} quarter`, () => ctx.move(move ? move.join(" ") : `${cards[0][0]} ${ui.colour} ${name} ${qn}`));
-          big.g.append(sub);
-        }
-      }
+  const overlay = grid && (showFloor === null || showFloor === current) && !v.is_over;
+  const legalCells = new Set();
+  for (const m of places) { legalCells.add(m[1]); legalCells.add(m[2]); }
+  for (const m of cards) legalCells.add(m[2]);
+  for (const c of marks.keys()) legalCells.add(c);
+  const extra = [];
+  if (grid) {
+    const [ox, oy] = grid.origin;
+    const cellsToShow = grid.floor === 1 ? [...legalCells] : [...Array(grid.rows * grid.cols).keys()].map((k) => cellName(k % grid.cols, Math.floor(k / grid.cols)));
+    for (const c of cellsToShow) {
+      const [cc, rr] = cellPos(c);
+      extra.push([ox + 2 * cc, oy + 2 * rr], [ox + 2 * cc + 1, oy + 2 * rr + 1]);
     }
   }
-
-  // -- quarry and stacks ------------------------------------------------------------------
-  const market = svg("svg", { viewBox: "0 0 560 150", class: "market", role: "img", "aria-label": "Quarry and stacks" });
-  market.append(svg("text", { x: 10, y: 18, class: "label" }, "Quarry"), svg("text", { x: 10, y: 96, class: "label" }, "Stacks (top domino)"));
-  v.quarry.forEach((d, i) => {
-    const x = 10 + i * 180;
-    if (!d) { market.append(svg("rect", { class: "empty-slot", x, y: 26, width: 144, height: 36, rx: 4 })); return; }
-    const slotLegal = places.some((m) => m[0] === `q${i + 1}`);
-    const dom = domino(d, x, 26, 18, `${slotLegal ? "legal" : ""}${ui.slot === i ? " chosen" : ""}`);
-    dom.dataset.slot = String(i + 1);
-    if (ctx.interactive && places.length) clickable(dom, `quarry domino ${i + 1}`, () => { ui.slot = i; ui.first = null; redraw(root, ctx); });
-    market.append(dom);
+  const ext = extent(mine, extra, 10, 10);
+  const before = prev ? prev.pyramids[shownSeat] : null;
+  const { fresh, lastGem } = changes(mine, before);
+  const floorWord = showFloor === null ? t("top view") : t("floor {n}", { n: number(showFloor) });
+  const big = drawPyramid(mine, {
+    floor: showFloor, ext, labels: overlay ? grid : (showFloor && floorOrigin(mine, showFloor) ? { origin: floorOrigin(mine, showFloor), ...floorGrid(mine, showFloor) } : null),
+    label: ctx.seat === null || ctx.seat === undefined ? t("{name}'s pyramid, {view}", { name: names[shownSeat], view: floorWord }) : t("Your pyramid, {view}", { view: floorWord }),
+    fresh, last: fresh, lastGem, animate: ui.animate,
   });
-  v.stacks.forEach((st, i) => {
-    const x = 10 + i * 136;
-    const ok = refills.has(String(i + 1));
-    const g = st.top ? domino(st.top, x, 104, 13, ok ? "legal" : "") : svg("rect", { class: "empty-slot", x, y: 104, width: 104, height: 26 });
-    g.dataset.stack = String(i + 1);
-    market.append(g, svg("text", { x: x + 108, y: 122, class: "small-label" }, `×${st.size}`));
-    if (ctx.interactive && refills.size) clickable(g, `refill from stack ${i + 1} (${st.size} left)`, () => ctx.move(`refill ${i + 1}`));
-  });
+  const q = big.q;
+  if (overlay) drawCells(big.g, q, mine, { ui, places, marks, cards, rerender, ctx, ext, v });
 
-  // -- step help and choices ---------------------------------------------------------------
+  // -- quarry in front of the stacks ----------------------------------------------------------
+  const market = drawMarket(v, prev, { ui, places, refills, ctx, rerender });
+
+  // -- choices that are not on the pyramid: card sides, pass ------------------------------------
   const choices = el("div", { class: "step-choices" });
   if (cards.length) {
     const sides = [...new Set(cards.map((m) => m[1]))];
-    add(choices, el("span", {}, cards[0][0] === "fill" ? "No domino fits: lay a card side " : "Cover a block with a card side: "),
-      sides.map((c) => el("button", { class: `swatch${ui.colour === c ? " chosen" : ""}`, style: `--sw:${COLOURS[c]}`, "data-colour": c, onclick: () => { ui.colour = ui.colour === c ? null : c; redraw(root, ctx); } }, c)));
+    add(choices, el("span", {}, cards[0][0] === "fill" ? t("No domino fits: lay a card, side") : t("Cover a block with a card, side")));
+    for (const letter of sides) {
+      const colour = colourOf(letter);
+      const b = el("button", { class: `swatch${ui.colour === letter ? " chosen" : ""}`, style: `--sw:${HEX[colour]}`, "data-colour": letter, "data-place": letter, "aria-pressed": String(ui.colour === letter) },
+        el("span", { class: "swatch-block", "aria-hidden": "true" }), colourName(colour));
+      actionable(b, `side ${letter}`, t("card, {colour} side up", { colour: colourName(colour) }), () => { ui.colour = ui.colour === letter ? null : letter; rerender(); });
+      add(choices, b);
+    }
   }
-  if (canPass) add(choices, el("button", { "data-move": "pass", onclick: () => ctx.move("pass") }, "No card (pass)"));
+  if (canPass) {
+    const b = el("button", { class: "pass", "data-move": "pass", "data-place": "pass" }, t("No card (pass)"));
+    actionable(b, "pass", t("No card this turn (pass)"), () => ctx.move("pass"));
+    add(choices, b);
+  }
   const help = {
-    place: ui.slot === null ? "Pick a quarry domino, then the cell of its first block and the cell of its second." : ui.first === null ? "Now the cell for block A (left block)." : "Now the cell next to it for block B.",
-    mark: "Put a gem: click a glowing block of the domino you just placed.",
-    gem: "Put a gem: click a glowing block of the domino you just placed.",
-    card: ui.colour === null ? "Optional: pick a card side to cover a block, or pass." : "Click the quarter where the card's jewel goes.",
-    refill: "Refill the quarry: click a glowing stack.",
-    fill: ui.colour === null ? "Pick a card side." : "Click the quarter of an empty cell for its jewel.",
+    place: ui.slot === null || ui.slot === undefined ? t("Pick a quarry domino, then the cell for its block A (left) and the cell for block B.")
+      : !ui.first ? t("Now the cell for block A (the left block) of domino q{n}.", { n: ui.slot + 1 })
+        : t("Now a cell next to {cell} for block B: that turns the domino. Escape starts again.", { cell: ui.first }),
+    mark: t("Put a gem: pick a glowing block of the domino you just placed."),
+    card: !ui.colour ? t("Optional: pick a card side to cover a block, or pass.") : t("Pick the quarter of a glowing block where the card's jewel goes."),
+    refill: t("Refill the empty quarry slot from a glowing stack."),
+    fill: !ui.colour ? t("No domino fits: pick a card side to lay on an empty cell.") : t("Pick the quarter of an empty cell for the card's jewel."),
   }[v.step] || "";
 
-  const floors = el("div", { class: "floor-tabs", role: "tablist" },
-    [null, 1, 2, 3, 4].map((f) => el("button", { role: "tab", "aria-selected": String(ui.floor === f), class: ui.floor === f ? "chosen" : "", onclick: () => { ui.floor = f; redraw(root, ctx); } }, f === null ? "Top view" : `Floor ${f}`)));
-  const supplies = el("p", { class: "supplies" }, "Gems left: ",
-    mine.gems_unused.map((c) => el("span", { class: "gem-chip", style: `--sw:${COLOURS[BY_NAME[c]]}`, title: c }, "◆")),
-    " · cards: ", mine.cards_unused.map((pair) => el("span", { class: "card-chip" }, pair.map((c) => el("span", { style: `color:${COLOURS[BY_NAME[c]]}` }, "■")))),
-    ` · this floor ${mine.current_floor_score ?? 0} points`);
-  const others = v.pyramids.map((p, i) => (i === me ? null : el("figure", { class: "other" },
-    drawPyramid(p, { floor: null, scale: 0.55, interactive: false, prev: prevOf(i), label: `${ctx.seats[i].name}'s pyramid` }).svg,
-    el("figcaption", {}, `${ctx.seats[i].name}${p.out ? " (out)" : ""}`))));
-  add(root,
-    el("p", { class: "board-help" }, ctx.interactive ? help : ""), choices, market,
-    el("div", { class: "pyramido-main" }, el("div", {}, el("h3", { class: "caption" }, ctx.seat === null || ctx.seat === undefined ? `${ctx.seats[me].name}'s pyramid` : "Your pyramid"), floors, big.svg, supplies), el("div", { class: "others" }, others)));
+  const floors = el("div", { class: "floor-tabs", role: "tablist", "aria-label": t("Show the pyramid") },
+    [null, 1, 2, 3, 4].map((f) => el("button", {
+      role: "tab", "aria-selected": String(showFloor === f), class: showFloor === f ? "chosen" : "",
+      disabled: f !== null && !mine.blocks.some((b) => b.floor === f) && f !== current,
+      onclick: () => { ui.floor = f; rerender(); },
+    }, f === null ? t("Top view") : t("Floor {n}", { n: number(f) }))));
+  const back = ctx.interactive && showFloor !== null && showFloor !== current && legal.length && !refills.size
+    ? el("button", { class: "primary back-to-top", onclick: () => { ui.floor = null; rerender(); } }, t("Back to the top view to play"))
+    : null;
+
+  const supplies = el("p", { class: "supplies" }, t("Gems left:"), " ",
+    mine.gems_unused.map((c) => el("span", { class: "gem-chip", style: `--sw:${HEX[c]}`, title: colourName(c), role: "img", "aria-label": colourName(c) }, "◆")),
+    " · ", t("cards:"), " ", mine.cards_unused.length ? mine.cards_unused.map((pair) => el("span", { class: "card-chip", role: "img", "aria-label": t("{a} | {b} card", { a: colourName(pair[0]), b: colourName(pair[1]) }) }, pair.map((c) => el("span", { class: "card-side", style: `--sw:${HEX[c]}` })))) : t("none"),
+    " · ", tn("this floor: {n} point", "this floor: {n} points", mine.current_floor_score ?? 0));
+
+  const others = v.pyramids.map((p, i) => {
+    if (i === shownSeat) return null;
+    const ch = changes(p, prev ? prev.pyramids[i] : null);
+    const pic = drawPyramid(p, { ext: extent(p, [], 10, 8), q: Q, label: t("{name}'s pyramid", { name: names[i] }), fresh: ch.fresh, last: ch.fresh, lastGem: ch.lastGem, animate: ui.animate });
+    return el("figure", { class: `other${v.current_player === i ? " to-move" : ""}` }, pic.svg,
+      el("figcaption", {}, el("strong", {}, names[i]), " · ", tn("{n} point", "{n} points", v.scores?.[i] ?? 0),
+        p.out ? el("span", { class: "out" }, " · ", t("out")) : null));
+  });
+
+  const who = ctx.seat === null || ctx.seat === undefined ? t("{name}'s pyramid", { name: names[shownSeat] }) : t("Your pyramid");
+  add(root, el("div", { class: "pyramido-board" },
+    el("p", { class: "board-help", "aria-live": "polite" }, ctx.interactive ? help : ""),
+    el("div", { class: "market-wrap" }, el("h3", { class: "caption" }, t("Quarry and stacks")), market),
+    choices,
+    el("div", { class: "pyramido-main" },
+      el("div", { class: "mine" }, el("h3", { class: "caption" }, who), floors, back, big.svg, supplies),
+      el("div", { class: "others" }, others))));
 }
 
-function redraw(root, ctx) {
-  root.replaceChildren();
-  draw(root, ctx);
+/** Rows and columns of a floor's grid, from the pyramid's shape (floor 1: the 9x9 frame). */
+function floorGrid(p, floor) {
+  if (p.grid && p.grid.floor === floor) return { cols: p.grid.cols, rows: p.grid.rows };
+  if (floor === 1) return { cols: 9, rows: 9 };
+  const cells = p.blocks.filter((b) => b.floor === floor).map((b) => cellPos(b.cell));
+  return { cols: Math.max(1, ...cells.map((c) => c[0] + 1)), rows: Math.max(1, ...cells.map((c) => c[1] + 1)) };
+}
+
+function drawCells(g, q, mine, { ui, places, marks, cards, rerender, ctx, ext }) {
+  const grid = mine.grid;
+  const [ox, oy] = grid.origin;
+  const filled = new Set(grid.filled);
+  const [x0, y0, x1, y1] = ext;
+  const slotMoves = places.filter((m) => ui.slot !== null && ui.slot !== undefined && m[0] === `q${ui.slot + 1}`);
+  const firsts = new Set(slotMoves.map((m) => m[1]));
+  const seconds = new Set(slotMoves.filter((m) => m[1] === ui.first).map((m) => m[2]));
+  const anyPlace = new Set(places.flatMap((m) => [m[1], m[2]]));
+  const cardCells = new Set(cards.filter((m) => m[1] === ui.colour).map((m) => m[2]));
+  const cardAny = new Set(cards.map((m) => m[2]));
+  const domino = ui.slot !== null && ui.slot !== undefined ? ctx.view.quarry[ui.slot] : null;
+  const previews = svg("g", { class: "previews" });
+  const hits = svg("g", { class: "cells" });
+  for (let r = 0; r < grid.rows; r++) for (let c = 0; c < grid.cols; c++) {
+    const label = cellName(c, r);
+    const qx = ox + 2 * c, qy = oy + 2 * r;
+    if (qx < x0 || qy < y0 || qx + 1 > x1 || qy + 1 > y1) continue;
+    const x = qx * q, y = qy * q;
+    const cell = svg("g", { class: "cell", "data-place": label, "data-cell": label });
+    const face = svg("rect", { class: "face", x: x + 1, y: y + 1, width: 2 * q - 2, height: 2 * q - 2, rx: 4 });
+    cell.append(face);
+    const empty = !filled.has(label);
+    if (empty) {
+      cell.classList.add("empty");
+      if (anyPlace.has(label) || cardAny.has(label) || grid.floor > 1) cell.append(svg("text", { class: "cell-name", x: x + q, y: y + q + 5, "text-anchor": "middle" }, label));
+    }
+    let action = null;
+    let what = "";
+    if (domino) {
+      if (!ui.first && firsts.has(label)) {
+        cell.classList.add("legal");
+        what = t("cell {cell}: block A of domino q{n} here", { cell: label, n: ui.slot + 1 });
+        action = () => { ui.first = label; rerender(); };
+      } else if (ui.first === label) {
+        cell.classList.add("chosen");
+        what = t("cell {cell}: block A chosen; press again to choose another cell", { cell: label });
+        action = () => { ui.first = null; rerender(); };
+        previews.append(previewBlock(domino.blocks[0], x, y, q, 0, "preview"));
+      } else if (ui.first && seconds.has(label)) {
+        cell.classList.add("legal");
+        const turns = direction(ui.first, label);
+        const move = `q${ui.slot + 1} ${ui.first} ${label}`;
+        what = t("cell {cell}: block B here, placing the domino {a}-{b}", { cell: label, a: ui.first, b: label });
+        action = () => ctx.move(move);
+        // the whole domino as it would lie, shown while the cell is hovered or focused
+        const ghost = svg("g", { class: "ghost" });
+        const [ac, ar] = cellPos(ui.first);
+        ghost.append(previewBlock(domino.blocks[0], (ox + 2 * ac) * q, (oy + 2 * ar) * q, q, turns, ""),
+          previewBlock(domino.blocks[1], x, y, q, turns, ""));
+        cell.append(ghost);
+      }
+    } else if (marks.size && marks.has(label)) {
+      cell.classList.add("legal");
+      const blockHere = mine.blocks.filter((b) => b.floor === grid.floor && b.cell === label).pop();
+      what = t("cell {cell}: put the {colour} gem here", { cell: label, colour: colourName(blockHere?.colour ?? "") });
+      action = () => ctx.move(marks.get(label));
+    } else if (ui.colour && cardCells.has(label)) {
+      cell.classList.add("legal");
+    }
+    const hit = svg("rect", { class: "hit-area", x, y, width: 2 * q, height: 2 * q });
+    cell.append(hit);
+    if (action) actionable(cell, label, what, action);
+    hits.append(cell);
+    if (ui.colour && cardCells.has(label)) {
+      for (let k = 0; k < 4; k++) {
+        const qn = QUARTERS[k];
+        const move = cards.find((m) => m[1] === ui.colour && m[2] === label && m[3] === qn);
+        if (!move) continue;
+        const sub = svg("g", { class: "quarter-pick", "data-place": `${label} ${qn}`, "data-quarter": `${label} ${qn}` },
+          svg("rect", { class: "face", x: x + (k % 2) * q + 1, y: y + (k >= 2 ? q : 0) + 1, width: q - 2, height: q - 2, rx: 3 }),
+          jewel(x + (k % 2 ? 1.5 : 0.5) * q, y + (k >= 2 ? 1.5 : 0.5) * q, q * 0.3, "jewel ghost-jewel"));
+        const where = { tl: t("top left"), tr: t("top right"), bl: t("bottom left"), br: t("bottom right") }[qn];
+        actionable(sub, `${label} ${qn}`, t("cell {cell}, jewel in the {quarter} quarter", { cell: label, quarter: where }), () => ctx.move(move.join(" ")));
+        hits.append(sub);
+      }
+    }
+  }
+  g.append(previews, hits);
+}
+
+function previewBlock(b, x, y, q, turns, cls) {
+  const g = block(b.colour, turned(b.jewels, turns), x, y, q);
+  g.classList.add("preview-block");
+  if (cls) g.classList.add(cls);
+  g.append(svg("rect", { class: "domino-edge", x, y, width: 2 * q, height: 2 * q, rx: 3 }));
+  return g;
+}
+
+function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
+  const W = 400, H = 176;
+  const market = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "market", role: "group", "aria-label": t("Quarry and stacks") });
+  market.append(svg("rect", { class: "market-bg", x: 0, y: 0, width: W, height: H, rx: 10 }));
+  const sx = (i) => 50 + i * 100; // stack centres
+  const qx = (i) => 100 + i * 100; // quarry slot centres: slot i in front of stacks i and i+1
+  const SS = 20, QS = 22; // block half sizes (quarters) of stack and quarry dominoes
+  const emptySlot = v.turn?.empty_slot ?? null;
+  // arrows from the two stacks behind the empty slot
+  if (refills.size && emptySlot) {
+    for (const s of refills) {
+      market.append(svg("path", { class: "refill-arrow", d: `M${sx(s - 1)} 76 L${qx(emptySlot - 1)} 100` }));
+    }
+  }
+  v.stacks.forEach((st, i) => {
+    const n = i + 1;
+    const g = svg("g", { class: `stack${refills.has(n) ? " legal" : ""}`, "data-place": `stack ${n}`, "data-stack": String(n) });
+    const x = sx(i) - 2 * SS, y = 10;
+    const layers = Math.min(4, Math.ceil(st.size / 6));
+    for (let k = layers; k >= 1; k--) g.append(svg("rect", { class: "pile", x: x + k * 1.5, y: y + k * 2.5, width: 4 * SS, height: 2 * SS, rx: 3 }));
+    if (st.top) g.append(flatDomino(st.top, x, y, SS));
+    else g.append(svg("rect", { class: "empty-slot", x, y, width: 4 * SS, height: 2 * SS, rx: 3 }));
+    g.append(svg("text", { class: "small-label", x: sx(i), y: 70, "text-anchor": "middle" }, t("stack {n} · {size}", { n: number(n), size: number(st.size) })));
+    g.append(svg("rect", { class: "hit-area", x: sx(i) - 48, y: 4, width: 96, height: 72, rx: 8 }));
+    if (refills.size && refills.has(n)) {
+      actionable(g, `stack ${n}`, t("refill from stack {n} ({size} left)", { n: number(n), size: number(st.size) }), () => ctx.move(`refill ${n}`));
+    }
+    market.append(g);
+  });
+  v.quarry.forEach((d, i) => {
+    const n = i + 1;
+    const x = qx(i) - 2 * QS, y = 104;
+    const slotLegal = places.some((m) => m[0] === `q${n}`);
+    const chosen = ui.slot === i;
+    const wasEmpty = prev && prev.quarry && !prev.quarry[i] && d;
+    const g = svg("g", { class: `slot${slotLegal ? " legal" : ""}${chosen ? " chosen" : ""}${wasEmpty ? " last" : ""}`, "data-place": `q${n}`, "data-slot": String(n) });
+    if (!d) g.append(svg("rect", { class: "empty-slot", x, y, width: 4 * QS, height: 2 * QS, rx: 3 }));
+    else {
+      const dom = flatDomino(d, x, y, QS);
+      g.append(dom);
+      if (wasEmpty && ui.animate) {
+        // it came from the stack it was refilled from: the one whose top changed
+        const from = v.stacks.findIndex((st, k) => prev.stacks[k] && prev.stacks[k].size !== st.size);
+        if (from >= 0) {
+          dom.querySelector(".piece-body").animate?.([{ transform: `translate(${sx(from) - qx(i)}px, -94px)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
+            { duration: 520, easing: "ease-out" });
+        }
+      }
+      if (wasEmpty) g.append(svg("rect", { class: "last-ring", x: x - 3, y: y - 3, width: 4 * QS + 6, height: 2 * QS + 6, rx: 5 }));
+    }
+    g.append(svg("text", { class: "small-label slot-label", x: qx(i), y: 166, "text-anchor": "middle" }, `q${n}`));
+    g.append(svg("rect", { class: "hit-area", x: qx(i) - 50, y: 96, width: 100, height: 76, rx: 8 }));
+    if (d && slotLegal) {
+      const desc = d.blocks.map((b) => t("{colour} with {jewels}", { colour: colourName(b.colour), jewels: tn("{n} jewel", "{n} jewels", b.jewels.length) })).join(" | ");
+      actionable(g, `q${n}`, t("quarry domino q{n}: {desc}", { n, desc }) + (chosen ? t(" (chosen)") : ""), () => {
+        ui.slot = chosen ? null : i; ui.first = null; ui.floor = null; rerender();
+      });
+    }
+    market.append(g);
+  });
+  return market;
+}
+
+// -- news: what just happened ------------------------------------------------------------------
+
+/** Lines telling what happened between `prev` and `view`: floors scored, who starts, who is out. */
+export function explain(view, prev) {
+  if (!prev || !view || !view.pyramids || !prev.pyramids) return [];
+  const names = view.names || view.pyramids.map((_, i) => t("Player {n}", { n: i + 1 }));
+  const lines = [];
+  view.pyramids.forEach((p, i) => {
+    if (p.out && !prev.pyramids[i]?.out) lines.push(t("{name} is out: no domino fits and fewer than 2 cards are left.", { name: names[i] }));
+  });
+  const scored = [];
+  for (let f = 1; f <= 4; f++) {
+    const now = view.pyramids.some((p) => (p.floor_scores || []).some((s) => s.floor === f));
+    const then = prev.pyramids.some((p) => (p.floor_scores || []).some((s) => s.floor === f));
+    if (now && !then) scored.push(f);
+  }
+  for (const f of scored) {
+    lines.push(t("Floor {floor} scored:", { floor: number(f) }));
+    view.pyramids.forEach((p, i) => {
+      const fs = (p.floor_scores || []).find((s) => s.floor === f);
+      if (!fs) return;
+      const areas = fs.areas.length
+        ? fs.areas.map((a) => tn("{colour} area {n} jewel", "{colour} area {n} jewels", a.jewels, { colour: colourName(a.colour) })).join(", ")
+        : t("no marked area");
+      lines.push(t("{name}: {areas}; Mino bonus +{bonus}; {total} for floor {floor}", {
+        name: names[i], areas, bonus: number(fs.bonus), total: tn("{n} point", "{n} points", fs.total), floor: number(f),
+      }));
+    });
+    if (!view.is_over && view.floor === f + 1 && view.current_player !== null && view.current_player !== undefined) {
+      lines.push(t("{name} starts floor {floor} (lowest score on floor {before}).", { name: names[view.current_player], floor: number(view.floor), before: number(f) }));
+    }
+  }
+  if (view.is_over && !prev.is_over) lines.push(t("Game over."));
+  return lines;
 }
 
 export function summary(v) {
-  const rows = v.pyramids.map((p, i) => el("tr", {}, el("td", {}, v.names[i]),
-    [1, 2, 3, 4].map((f) => el("td", {}, String((p.floor_scores || []).find((s) => s.floor === f)?.total ?? "–"))),
-    el("td", {}, String(v.scores[i]))));
-  return el("table", { class: "breakdown" }, el("thead", {}, el("tr", {}, el("th", {}, "Player"), [1, 2, 3, 4].map((f) => el("th", {}, `Floor ${f}`)), el("th", {}, "Total"))), el("tbody", {}, rows));
+  const names = v.names || [];
+  const cell = (fs) => {
+    if (!fs) return el("td", {}, "–");
+    const parts = fs.areas.map((a) => `${colourName(a.colour)} ${number(a.jewels)}`).join(" + ");
+    return el("td", { title: `${parts}${fs.bonus ? ` + ${t("Mino")} ${number(fs.bonus)}` : ""}` }, number(fs.total),
+      el("small", { class: "muted" }, fs.areas.length ? ` (${parts}${fs.bonus ? ` +${number(fs.bonus)}` : ""})` : ""));
+  };
+  const rows = v.pyramids.map((p, i) => el("tr", {}, el("td", {}, names[i] || t("Player {n}", { n: i + 1 })),
+    [1, 2, 3, 4].map((f) => cell((p.floor_scores || []).find((s) => s.floor === f))),
+    el("td", {}, el("strong", {}, number(v.scores[i])))));
+  return el("table", { class: "breakdown pyramido-breakdown" },
+    el("thead", {}, el("tr", {}, el("th", {}, t("Player")), [1, 2, 3, 4].map((f) => el("th", {}, t("Floor {n}", { n: number(f) }))), el("th", {}, t("Total")))),
+    el("tbody", {}, rows));
 }
-

@@ -1,0 +1,198 @@
+"""The five languages of Pyramids: gettext catalogs (made with Babel) and what faces need.
+
+Why gettext with English msgids: it is what the Python ecosystem and translators'
+tools know (Babel extracts, updates and compiles the catalogs; Poedit and
+Weblate edit them), and a message without a translation still reads as
+English. The engine stays language-free (its errors carry a code and
+parameters, see :mod:`pyramids.engine.errors`); only faces translate.
+
+Two domains: ``pyramids`` for the Python faces (terminal, server messages,
+engine reasons, names of things inside the games) and ``web`` for the
+browser app, which reads it as JSON from the server
+(:func:`pyramids.i18n.web.catalog_json`).
+
+>>> tr = translator("es")
+>>> tr.gettext("Your move")
+'Tu turno'
+>>> negotiate("fi-FI,fi;q=0.9,en;q=0.5")
+'fi'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.core import negotiate_locale
+
+#: the languages every face speaks, English first (the fallback)
+LANGUAGES: tuple[str, ...] = ("en", "pt", "fi", "cs", "es")
+DEFAULT = "en"
+#: where the catalogs live (package data, so an installed wheel has them)
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+DOMAINS = ("pyramids", "web")
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor knows
+    """Mark a literal for extraction without translating it here (translated later)."""
+    return message
+
+
+@cache
+def _translations(lang: str, domain: str) -> _gettext.NullTranslations:
+    if lang == DEFAULT:
+        return _gettext.NullTranslations()
+    return _gettext.translation(domain, localedir=LOCALE_DIR, languages=[lang], fallback=True)
+
+
+class Translator:
+    """Messages of one language: gettext, ngettext, pgettext, names and numbers.
+
+    A face holds one per player (a connection, a terminal session) rather
+    than switching a process-wide language: the server speaks several
+    languages at once.
+    """
+
+    def __init__(self, lang: str = DEFAULT, domain: str = "pyramids") -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT
+        self.domain = domain
+        self._t = _translations(self.lang, domain)
+        self.locale = Locale.parse(self.lang)
+
+    def gettext(self, message: str, /, **params: Any) -> str:
+        """The translation of ``message`` with its ``{placeholders}`` filled in."""
+        text = self._t.gettext(message)
+        return text.format(**params) if params else text
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
+        """The form for count ``n`` (``{n}`` is filled in, formatted for the language)."""
+        text = self._t.ngettext(singular, plural, n)
+        return text.format(n=self.number(n), **params)
+
+    def pgettext(self, context: str, message: str, /, **params: Any) -> str:
+        """A translation in a context: the same English word with two meanings."""
+        text = self._t.pgettext(context, message)
+        return text.format(**params) if params else text
+
+    def lookup(self, context: str, english: str) -> str:
+        """A text that lives in data (a game's title, an option's help) by its context.
+
+        Unlike :meth:`pgettext` this is not an extraction keyword: the catalogs get
+        these entries from the registries (:mod:`pyramids.i18n.build`).
+        """
+        return self._t.pgettext(context, english)
+
+    def name(self, kind: str, ident: str) -> str:
+        """The name of a thing inside a game (a treasure, a colour...) by kind and id."""
+        from pyramids.engine import names
+
+        return self.lookup(name_context(kind, ident), names.english(kind, ident))
+
+    def number(self, value: float) -> str:
+        """A number as the language writes it (``1 234`` in Czech, ``1,234`` in English)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, locale=self.locale)
+
+    def percent(self, fraction: float) -> str:
+        """A share as a whole percentage (``42 %`` or ``42%``)."""
+        from babel.numbers import format_percent
+
+        return format_percent(fraction, locale=self.locale)
+
+    def ordinal(self, n: int) -> str:
+        """A place in a ranking: ``1st``, ``1.``, ``1º``."""
+        return self.pgettext("ordinal", "#{n}", n=self.number(n))
+
+    def params(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Parameters of an engine message with names of things translated."""
+        from pyramids.engine import names
+
+        return names.render_params(params, self.name)
+
+    def message(self, template: str, params: Mapping[str, Any]) -> str:
+        """An engine message (template plus parameters) in this language."""
+        return self._t.gettext(template).format(**self.params(params))
+
+
+def name_context(kind: str, ident: str) -> str:
+    """The gettext context of a name: its kind and id, so that two things with the same
+    English name (a lamp treasure and a lamp goal card) are translated apart."""
+    return f"{kind}:{ident}"
+
+
+@cache
+def translator(lang: str = DEFAULT, domain: str = "pyramids") -> Translator:
+    """The (shared) :class:`Translator` of a language; unknown languages get English."""
+    return Translator(lang, domain)
+
+
+def negotiate(preferred: str | Iterable[str] | None) -> str:
+    """The best of :data:`LANGUAGES` for an ``Accept-Language`` header or a list of tags."""
+    if not preferred:
+        return DEFAULT
+    if isinstance(preferred, str):
+        tags = _parse_accept_language(preferred)
+    else:
+        tags = [t for t in preferred if t]
+    wanted = [t.replace("-", "_") for t in tags]
+    found = negotiate_locale(wanted, list(LANGUAGES), sep="_")
+    if found:
+        return found
+    for tag in wanted:  # "pt_BR" when only "pt" is offered
+        base = tag.split("_")[0].lower()
+        if base in LANGUAGES:
+            return base
+    return DEFAULT
+
+
+def _parse_accept_language(header: str) -> list[str]:
+    """Tags of an ``Accept-Language`` header, best first (``q`` weights honoured)."""
+    weighted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, rest = part.strip().partition(";")
+        tag = tag.strip()
+        if not tag or tag == "*":
+            continue
+        q = 1.0
+        rest = rest.strip()
+        if rest.startswith("q="):
+            try:
+                q = float(rest[2:])
+            except ValueError:
+                q = 0.0
+        if q > 0:
+            weighted.append((-q, i, tag))
+    return [tag for _, _, tag in sorted(weighted)]
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language of a terminal: ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``.
+
+    As gettext reads them: the first one set wins; ``LANGUAGE`` may list several
+    (``fi:en``), and ``C``/``POSIX`` mean English.
+    """
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        tags = [v.split(".")[0].split("@")[0] for v in value.split(":") if v]
+        tags = [t for t in tags if t not in ("C", "POSIX")]
+        if tags:
+            return negotiate(tags)
+        return DEFAULT
+    return DEFAULT
+
+
+def check_language(lang: str) -> str:
+    """``lang`` if it is one of :data:`LANGUAGES` (also as ``pt-BR`` or ``pt_BR``)."""
+    base = lang.replace("-", "_").split("_")[0].lower()
+    if base in LANGUAGES:
+        return base
+    raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")

@@ -1,0 +1,190 @@
+"""``python -m pyramids.i18n.build``: extract, update and compile every catalog (``make i18n``).
+
+Three steps, all with Babel's own machinery:
+
+1. **extract** the messages of the code into ``locale/<domain>.pot``: the Python faces
+   and engine (``gettext``/``ngettext``/``pgettext`` calls, ``N_`` marks, and the
+   templates of the engine's errors and the server's error objects) into
+   ``pyramids``, the web app's ``t``/``tn``/``tc`` calls into ``web``; plus the
+   names of things inside the games and the games' titles, summaries and option
+   texts, read from the registries (they are data, not calls);
+2. **update** each language's ``.po`` from the template (new messages appear
+   untranslated, removed ones go; never fuzzy guesses, which translators would have
+   to check one by one);
+3. **compile** each ``.po`` into the ``.mo`` that gettext reads.
+
+``--check`` only reports what is missing and exits 1 if anything is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from pyramids.i18n import LANGUAGES, LOCALE_DIR, name_context
+
+SRC = Path(__file__).resolve().parents[1]
+
+#: the engine's and server's message-carrying calls: which argument is the template
+PYTHON_KEYWORDS: dict[str, Any] = {
+    **DEFAULT_KEYWORDS,
+    "N_": None,
+    "IllegalMove": (2,),
+    "NotationError": (1,),
+    "RecordError": (2,),
+    "VariantError": (1,),
+    "UnknownGame": (1,),
+    "PlayersError": (1,),
+    "ProtocolError": (2,),
+}
+WEB_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2), "tc": ((1, "c"), 2)}
+
+HEADER = {
+    "project": "Pyramids",
+    "msgid_bugs_address": "",
+    "copyright_holder": "the Pyramids authors",
+}
+
+
+def _extract(method: str, pattern: str, keywords: dict[str, Any]) -> Iterator[Any]:
+    yield from extract_from_dir(
+        SRC,
+        method_map=[(pattern, method)],
+        keywords=keywords,
+        comment_tags=("TRANSLATORS:",),
+        strip_comment_tags=True,
+    )
+
+
+def _registry_messages() -> Iterator[tuple[str, str, str]]:
+    """(context, English, where) for the names and game texts that live in data."""
+    from pyramids.engine import names
+    from pyramids.engine.registry import all_games
+
+    for kind, table in sorted(names.all_names().items()):
+        for ident, english in sorted(table.items()):
+            yield name_context(kind, ident), english, f"names:{kind}"
+    for game in all_games():
+        yield f"game:{game.id}", game.title, "registry"
+        if game.summary:
+            yield f"game-summary:{game.id}", game.summary, "registry"
+        for option in game.options:
+            yield f"option:{game.id}:{option.name}", option_label(option.name), "registry"
+            yield f"option-doc:{game.id}:{option.name}", option.doc, "registry"
+
+
+def option_label(name: str) -> str:
+    """The English label of a variant option (``face_down`` -> ``Face down``)."""
+    words = name.replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def template(domain: str) -> Catalog:
+    """The domain's ``.pot``: every message the code and the registries use."""
+    catalog = Catalog(domain=domain, **HEADER)
+    if domain == "web":
+        found = _extract("javascript", "web/**.js", WEB_KEYWORDS)
+    else:
+        found = _extract("python", "**.py", PYTHON_KEYWORDS)
+    for filename, lineno, message, comments, context in found:
+        if domain == "pyramids" and filename.startswith("web/"):
+            continue
+        catalog.add(
+            message,
+            locations=[(filename, lineno)],
+            auto_comments=comments,
+            context=context,
+            flags=("python-brace-format",) if _has_fields(message) else (),
+        )
+    if domain == "pyramids":
+        for context, english, where in _registry_messages():
+            catalog.add(english, locations=[(where, 0)], context=context)
+    return catalog
+
+
+def _has_fields(message: str | tuple[str, ...]) -> bool:
+    texts = message if isinstance(message, tuple) else (message,)
+    return any("{" in t for t in texts)
+
+
+def po_path(lang: str, domain: str) -> Path:
+    """Where a language's catalog of a domain lives."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read_catalog(lang: str, domain: str) -> Catalog:
+    """A language's ``.po`` (an empty catalog if it does not exist yet)."""
+    path = po_path(lang, domain)
+    if not path.exists():
+        return Catalog(locale=lang, domain=domain, **HEADER)
+    with path.open("rb") as f:
+        return read_po(f, locale=lang, domain=domain)
+
+
+def missing(catalog: Catalog) -> list[str]:
+    """Messages of a catalog that are untranslated or fuzzy."""
+    out = []
+    for msg in catalog:
+        if not msg.id:
+            continue
+        strings = msg.string if isinstance(msg.string, tuple | list) else (msg.string,)
+        if msg.fuzzy or not all(strings):
+            out.append(msg.id if isinstance(msg.id, str) else msg.id[0])
+    return out
+
+
+def build(check: bool = False, languages: tuple[str, ...] = LANGUAGES[1:]) -> int:
+    """Run the three steps (or, with ``check``, only report); 1 if anything is missing.
+
+    ``languages`` limits the update to some catalogs (translators working on two
+    languages at once must not rewrite each other's files).
+    """
+    gaps = 0
+    for domain in ("pyramids", "web"):
+        pot = template(domain)
+        if not check:
+            LOCALE_DIR.mkdir(parents=True, exist_ok=True)
+            with (LOCALE_DIR / f"{domain}.pot").open("wb") as f:
+                write_po(f, pot, width=100, omit_header=False, sort_output=True)
+        for lang in languages:
+            catalog = read_catalog(lang, domain)
+            catalog.update(pot, no_fuzzy_matching=True, update_header_comment=False)
+            catalog.obsolete.clear()
+            todo = missing(catalog)
+            gaps += len(todo)
+            print(f"{lang}/{domain}: {len(catalog)} messages, {len(todo)} to translate")
+            if check:
+                continue
+            path = po_path(lang, domain)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as f:
+                write_po(f, catalog, width=100, sort_output=True, include_previous=False)
+            with path.with_suffix(".mo").open("wb") as f:
+                write_mo(f, catalog)
+    return 1 if check and gaps else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m pyramids.i18n.build", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="only report missing translations")
+    parser.add_argument(
+        "--lang",
+        action="append",
+        choices=LANGUAGES[1:],
+        help="update only this language (repeatable; default: all)",
+    )
+    args = parser.parse_args(argv)
+    return build(check=args.check, languages=tuple(args.lang or LANGUAGES[1:]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

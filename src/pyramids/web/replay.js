@@ -1,0 +1,65 @@
+// The replay of a finished game: step through every position, from any seat's view.
+
+import { el, add, fill } from "./util.js";
+import { api } from "./net.js";
+import { t, number } from "./i18n.js";
+import { icon } from "./icons.js";
+
+export async function replayPage(main, roomId, query, games, loadBoard) {
+  const seatParam = query.get("seat");
+  const seatQ = seatParam !== null ? `seat=${seatParam}&` : "";
+  const data = await api(`/api/rooms/${roomId}/replay?${seatQ}`);
+  const gameInfo = games.find((g) => g.id === data.game);
+  const board = await loadBoard(data.game, gameInfo);
+  const total = data.moves.length;
+  const views = new Map([[data.ply, data.view]]);
+  const fetchView = async (k) => {
+    if (!views.has(k)) views.set(k, (await api(`/api/rooms/${roomId}/replay?${seatQ}ply=${k}`)).view);
+    return views.get(k);
+  };
+  let i = total;
+  let shownAt = -1;
+  const root = el("div", { class: "board", id: "board" });
+  const label = el("span", { id: "replay-pos", "aria-live": "polite" });
+  const slider = el("input", { type: "range", min: 0, max: total, value: i, "aria-label": t("Position in the game") });
+  const seatSel = el("select", { "aria-label": t("Whose view") }, el("option", { value: "" }, t("Public view")),
+    data.seats.map((s) => el("option", { value: s.seat, selected: String(s.seat) === seatParam }, t("{player}'s view", { player: s.name }))));
+  seatSel.addEventListener("change", () => { location.hash = `#/replay/${roomId}${seatSel.value !== "" ? `?seat=${seatSel.value}` : ""}`; });
+  const show = async () => {
+    i = Math.max(0, Math.min(total, i));
+    const k = i;
+    const [view, prev] = await Promise.all([fetchView(k), k > 0 ? fetchView(k - 1) : null]);
+    if (k !== i || k === shownAt) return; // a later step won the race
+    shownAt = k;
+    slider.value = k;
+    label.textContent = k === 0
+      ? t("start (0 of {total})", { total: number(total) })
+      : t("move {n} of {total}: {move}", { n: number(k), total: number(total), move: data.moves[k - 1] });
+    fill(root);
+    board.render(root, { view, legal: null, seat: data.seat, seats: data.seats, prev, interactive: false, move: () => {}, ui: {}, redraw: () => {}, lastMover: null });
+  };
+  slider.addEventListener("input", () => { i = Number(slider.value); show(); });
+  const step = (d) => () => { i += d; show(); };
+  const keys = (e) => {
+    if (e.target.matches("input, select, textarea")) return;
+    if (e.key === "ArrowLeft") step(-1)();
+    if (e.key === "ArrowRight") step(1)();
+    if (e.key === "Home") { i = 0; show(); }
+    if (e.key === "End") { i = total; show(); }
+  };
+  document.addEventListener("keydown", keys);
+  const button = (id, name, text, action) => el("button", { id, class: "icon-button", onclick: action, "aria-label": text, title: text }, icon(name));
+  add(main, el("section", { class: "replay" },
+    el("h2", {}, t("Replay: {game}", { game: gameInfo?.title || data.title }), " ", el("small", { class: "muted" }, t("deal {seed}", { seed: data.seed }))),
+    el("div", { class: "replay-controls" },
+      button("first", "first", t("First position"), () => { i = 0; show(); }),
+      button("prev", "prev", t("Previous move"), step(-1)),
+      slider,
+      button("next", "next", t("Next move"), step(1)),
+      button("last", "last", t("Last position"), () => { i = total; show(); }),
+      seatSel, label),
+    root,
+    el("p", {}, el("a", { href: `/api/rooms/${roomId}/record`, download: `${data.game}-${roomId}.json` }, t("Download the record (JSON)")))));
+  await show();
+  return () => document.removeEventListener("keydown", keys);
+}

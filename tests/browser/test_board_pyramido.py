@@ -1,0 +1,260 @@
+"""The Pyramido board in headless Chromium: names, keyboard, floors, phone size, news lines."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.server.client import create
+from tests.server.conftest import LiveServer
+
+if not CHROMIUM.exists():
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
+
+pytestmark = pytest.mark.timeout(180)
+
+CSS = "/static/boards/pyramido.css"
+HEX = {
+    "red": "#d94c3d",
+    "yellow": "#f0c419",
+    "green": "#3fa34d",
+    "blue": "#3b7dd8",
+    "purple": "#8e5cc2",
+    "orange": "#f08a24",
+}
+
+
+def open_room(page: Any, web: LiveServer, seed: int = 5) -> None:
+    room = create(
+        web.url,
+        game="pyramido",
+        seed=seed,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}],
+    )
+    token = room["seats"][0]["token"]
+    page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
+    page.wait_for_selector(".pyramido-board svg.market")
+    # until index.html links the board's stylesheet
+    if not page.evaluate(f"!!document.querySelector('link[href$=\"{CSS.split('/')[-1]}\"]')"):
+        page.add_style_tag(url=CSS)
+    page.wait_for_selector("#turn:text('Your move')")
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#conn", "data-version"))
+
+
+def wait_version_above(page: Any, v: int) -> int:
+    page.wait_for_function(
+        f"document.querySelector('#conn') && +document.querySelector('#conn').dataset.version > {v}"
+    )
+    return version(page)
+
+
+def legal(page: Any) -> list[str]:
+    moves: list[str] = page.eval_on_selector_all(
+        "button.move[data-move]", "bs => bs.map(b => b.dataset.move)"
+    )
+    return moves
+
+
+def focused(page: Any) -> dict[str, Any]:
+    info: dict[str, Any] = page.evaluate(
+        "() => { const a = document.activeElement;"
+        " return {act: a?.dataset?.act ?? null, cls: a?.getAttribute('class') ?? ''}; }"
+    )
+    return info
+
+
+def small_targets(page: Any) -> list[str]:
+    bad: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-act]')].map(n => {
+            const r = n.getBoundingClientRect();
+            return r.width < 44 || r.height < 44 ? `${n.dataset.act} ${r.width.toFixed(1)}x${r.height.toFixed(1)}` : null;
+        }).filter(Boolean)"""
+    )
+    return bad
+
+
+def finish_turn(page: Any) -> None:
+    """Play the rest of the turn by clicking: the gem, no card, the refill."""
+    for _ in range(4):
+        if "Your move" not in page.inner_text("#turn"):
+            return
+        before = version(page)
+        if page.locator(".cell.legal.hit").count():
+            page.click(".cell.legal.hit >> nth=0")
+        elif page.locator("[data-move='pass']").count():
+            page.click("[data-move='pass']")
+        elif page.locator(".stack.legal").count():
+            page.click(".stack.legal >> nth=0")
+        else:
+            return
+        wait_version_above(page, before)
+
+
+def test_cells_are_named_and_a_domino_is_placed_by_keyboard(page: Any, web: LiveServer) -> None:
+    open_room(page, web)
+    moves = [m.split() for m in legal(page) if m.startswith("q")]
+    assert moves, "no placement among the legal moves"
+    # every slot and cell a placement names is a place on the board, with its label drawn
+    names = set(page.eval_on_selector_all("#board [data-place]", "ns => ns.map(n => n.dataset.place)"))
+    for slot, a, b in moves:
+        assert {slot, a, b} <= names, f"{slot} {a} {b} not all on the board"
+    coords = set(page.eval_on_selector_all(".pyramido-board .coord", "ns => ns.map(n => n.textContent)"))
+    for _, a, b in moves:
+        assert a[0] in coords and a[1:] in coords, f"no column/row label for {a}"
+    labels = set(page.eval_on_selector_all(".cell-name", "ns => ns.map(n => n.textContent)"))
+    assert {a for _, a, _ in moves} <= labels
+    shot(page, "pyramido-desktop")
+
+    # keyboard only: focus the board, pick the first domino, a cell for A, a cell for B
+    before = version(page)
+    page.focus("#board [data-act][tabindex='0']")
+    assert focused(page)["act"] is not None
+    for _ in range(4):
+        if focused(page)["act"] == "q1":
+            break
+        page.keyboard.press("ArrowLeft")
+    assert focused(page)["act"] == "q1"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".slot.chosen[data-place='q1']")
+    # Escape gives the domino back
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".slot.chosen", state="detached")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".slot.chosen[data-place='q1']")
+    page.keyboard.press("ArrowDown")
+    assert "cell" in focused(page)["cls"], focused(page)
+    first = focused(page)["act"]
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".cell.chosen[data-place='{first}']")
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+        page.focus(f".cell[data-place='{first}']")
+        page.keyboard.press(key)
+        f = focused(page)
+        if "legal" in f["cls"] and f["act"] != first:
+            break
+    else:
+        raise AssertionError("no cell for block B next to block A")
+    second = focused(page)["act"]
+    page.keyboard.press("Enter")
+    wait_version_above(page, before)
+    # the domino just placed is marked as the last move, in the very colours of the quarry
+    page.wait_for_selector(".pyramid-top .piece.last")
+    placed = page.eval_on_selector_all(
+        ".mine .piece.last .block",
+        "rs => rs.map(r => [r.getAttribute('fill'), getComputedStyle(r).filter])",
+    )
+    assert len(placed) == 2
+    for fill, flt in placed:
+        assert fill in HEX.values() and flt == "none"
+    assert {first, second} <= set(
+        page.eval_on_selector_all(".cell[data-place]", "ns => ns.map(n => n.dataset.place)")
+    )
+    finish_turn(page)
+
+
+def test_a_floor_tab_does_not_block_playing(page: Any, web: LiveServer) -> None:
+    open_room(page, web, seed=11)
+    page.click(".floor-tabs button:has-text('Floor 1')")
+    page.wait_for_selector(".floor-tabs button.chosen:has-text('Floor 1')")
+    before = version(page)
+    page.click(".slot.legal[data-place='q2']")
+    page.click(".cell.legal >> nth=0")
+    page.click(".cell.legal >> nth=0")
+    wait_version_above(page, before)
+    page.wait_for_selector(".mine .piece.last")
+    finish_turn(page)
+    # after the bot's turn, on floor 1's tab, the top view comes back when a domino is picked
+    page.wait_for_selector("#turn:text('Your move')")
+    page.wait_for_selector(".slot.legal")
+    page.click(".floor-tabs button:has-text('Floor 1')")
+    page.click(".slot.legal[data-place='q3']")
+    page.wait_for_selector(".floor-tabs button.chosen:has-text('Top view')")
+    page.wait_for_selector(".cell.legal")
+
+
+def test_phone_sized_board(browser: Any, web: LiveServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_room(page, web, seed=8)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not small_targets(page)
+        # with a domino chosen, every cell that can take block A is big enough too
+        page.click(".slot.legal[data-place='q1']")
+        page.wait_for_selector(".cell.legal")
+        assert not small_targets(page)
+        page.click(".cell.legal >> nth=0")
+        assert not small_targets(page)
+        shot(page, "pyramido-phone")
+        before = version(page)
+        page.click(".cell.legal:not(.chosen) >> nth=0")
+        wait_version_above(page, before)
+        for _ in range(3):  # gem, card or pass, refill: each step's targets
+            if "Your move" not in page.inner_text("#turn"):
+                break
+            assert not small_targets(page)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            before = version(page)
+            if page.locator(".cell.legal.hit").count():
+                page.click(".cell.legal.hit >> nth=0")
+            elif page.locator("[data-move='pass']").count():
+                page.click("[data-move='pass']")
+            else:
+                page.click(".stack.legal >> nth=0")
+            wait_version_above(page, before)
+        shot(page, "pyramido-phone-after")
+    finally:
+        context.close()
+    assert not errors
+
+
+def floor_change() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Views of seat 0 just before and just after floor 1 is scored (random legal play)."""
+    from pyramids import new_game
+
+    rng = random.Random(4)
+    for seed in range(20):
+        state = new_game("pyramido", players=2, seed=seed)
+        while not state.is_over:
+            before = state.view(0)
+            state.play(rng.choice(state.legal_moves()))
+            after = state.view(0)
+            if after["floor"] > before["floor"]:
+                if all(p["floor_scores"] for p in after["pyramids"]):
+                    return before, after
+                break
+    raise AssertionError("no floor was finished")
+
+
+def test_explain_tells_the_floor_score_and_who_starts(page: Any, web: LiveServer) -> None:
+    before, after = floor_change()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector(".game-choice")
+    lines: list[str] = page.evaluate(
+        f"""async () => {{
+            const board = await import('/static/boards/pyramido.js');
+            const [before, after] = {json.dumps([before, after])};
+            return [board.explain(after, before), board.explain(after, after), board.explain(after, null)];
+        }}"""
+    )
+    scored, same, none = lines
+    assert same == [] and none == []
+    assert scored[0] == "Floor 1 scored:"
+    for i, name in enumerate(after["names"]):
+        fs = after["pyramids"][i]["floor_scores"][0]
+        line = next(x for x in scored if x.startswith(f"{name}:"))
+        assert f"Mino bonus +{fs['bonus']}" in line
+        assert f"{fs['total']} point" in line
+        for area in fs["areas"]:
+            assert f"{area['colour']} area {area['jewels']} jewel" in line
+    starter = after["names"][after["current_player"]]
+    assert f"{starter} starts floor 2 (lowest score on floor 1)." in scored
