@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -42,6 +41,25 @@ def open_room(page: Any, web: LiveServer, seed: int = 5) -> None:
     if not page.evaluate(f"!!document.querySelector('link[href$=\"{CSS.split('/')[-1]}\"]')"):
         page.add_style_tag(url=CSS)
     page.wait_for_selector("#turn:text('Your move')")
+
+
+def axe_problems(page: Any, root: str = "#board") -> list[str]:
+    """Serious or critical axe-core findings inside the board (axe-playwright-python's copy)."""
+    try:
+        import axe_playwright_python
+    except ImportError:  # pragma: no cover - the audit is an extra where the package is absent
+        return []
+    from pathlib import Path
+
+    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    found: list[str] = page.evaluate(
+        f"""async () => {{
+            const r = await axe.run(document.querySelector('{root}'), {{resultTypes: ['violations']}});
+            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+        }}"""
+    )
+    return found
 
 
 def version(page: Any) -> int:
@@ -102,15 +120,20 @@ def test_cells_are_named_and_a_domino_is_placed_by_keyboard(page: Any, web: Live
     moves = [m.split() for m in legal(page) if m.startswith("q")]
     assert moves, "no placement among the legal moves"
     # every slot and cell a placement names is a place on the board, with its label drawn
-    names = set(page.eval_on_selector_all("#board [data-place]", "ns => ns.map(n => n.dataset.place)"))
+    names = set(
+        page.eval_on_selector_all("#board [data-place]", "ns => ns.map(n => n.dataset.place)")
+    )
     for slot, a, b in moves:
         assert {slot, a, b} <= names, f"{slot} {a} {b} not all on the board"
-    coords = set(page.eval_on_selector_all(".pyramido-board .coord", "ns => ns.map(n => n.textContent)"))
+    coords = set(
+        page.eval_on_selector_all(".pyramido-board .coord", "ns => ns.map(n => n.textContent)")
+    )
     for _, a, b in moves:
         assert a[0] in coords and a[1:] in coords, f"no column/row label for {a}"
     labels = set(page.eval_on_selector_all(".cell-name", "ns => ns.map(n => n.textContent)"))
     assert {a for _, a, _ in moves} <= labels
     shot(page, "pyramido-desktop")
+    assert not axe_problems(page), axe_problems(page)
 
     # keyboard only: focus the board, pick the first domino, a cell for A, a cell for B
     before = version(page)
@@ -194,6 +217,7 @@ def test_phone_sized_board(browser: Any, web: LiveServer) -> None:
         assert not small_targets(page)
         page.click(".cell.legal >> nth=0")
         assert not small_targets(page)
+        assert not axe_problems(page)
         shot(page, "pyramido-phone")
         before = version(page)
         page.click(".cell.legal:not(.chosen) >> nth=0")
@@ -218,15 +242,18 @@ def test_phone_sized_board(browser: Any, web: LiveServer) -> None:
 
 
 def floor_change() -> tuple[dict[str, Any], dict[str, Any]]:
-    """Views of seat 0 just before and just after floor 1 is scored (random legal play)."""
+    """Views of seat 0 just before and just after floor 1 is scored (greedy bots play)."""
     from pyramids import new_game
+    from pyramids.ai.registry import make_agent
+    from pyramids.engine.rng import Rng
 
-    rng = random.Random(4)
+    agent = make_agent("greedy", "pyramido")
     for seed in range(20):
         state = new_game("pyramido", players=2, seed=seed)
+        rng = Rng(seed)
         while not state.is_over:
             before = state.view(0)
-            state.play(rng.choice(state.legal_moves()))
+            state.play(agent.choose(state, rng))
             after = state.view(0)
             if after["floor"] > before["floor"]:
                 if all(p["floor_scores"] for p in after["pyramids"]):
@@ -258,3 +285,89 @@ def test_explain_tells_the_floor_score_and_who_starts(page: Any, web: LiveServer
             assert f"{area['colour']} area {area['jewels']} jewel" in line
     starter = after["names"][after["current_player"]]
     assert f"{starter} starts floor 2 (lowest score on floor 1)." in scored
+
+
+def later_views() -> dict[str, Any]:
+    """Views of seat 0 (with its legal moves) later in greedy games: floor 3, a card step."""
+    from pyramids import new_game
+    from pyramids.ai.registry import make_agent
+    from pyramids.engine.rng import Rng
+
+    agent = make_agent("greedy", "pyramido")
+    found: dict[str, Any] = {}
+    for seed in range(10):
+        state = new_game("pyramido", players=2, seed=seed)
+        rng = Rng(seed)
+        while not state.is_over and len(found) < 2:
+            prev = state.view(0)
+            if state.current_player == 0:
+                legal = [state.move_to_str(m) for m in state.legal_moves()]
+                view = state.view(0)
+                if view["floor"] == 3 and view["step"] == "place":
+                    found.setdefault("floor3", {"view": view, "prev": prev, "legal": legal})
+                if any(m.startswith("card ") for m in legal):
+                    found.setdefault("card", {"view": view, "prev": prev, "legal": legal})
+            state.play(agent.choose(state, rng))
+        if len(found) == 2:
+            break
+    return found
+
+
+RENDER = """async (data) => {
+    const board = await import('/static/boards/pyramido.js');
+    let root = document.getElementById('pyr-test');
+    if (!root) { root = document.createElement('div'); root.id = 'pyr-test'; root.className = 'board';
+                 document.querySelector('main').prepend(root); }
+    const played = [];
+    window.__played = played;
+    const ctx = {view: data.view, prev: data.prev, legal: data.legal, seat: 0,
+                 seats: data.view.names.map(n => ({name: n})), interactive: true,
+                 move: (t) => played.push(t), ui: {}, redraw: () => { root.replaceChildren(); board.render(root, ctx); }};
+    root.replaceChildren();
+    board.render(root, ctx);
+    return root.innerText;
+}"""
+
+
+def test_upper_floors_and_the_card_step(page: Any, web: LiveServer) -> None:
+    found = later_views()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector(".game-choice")
+    page.add_style_tag(url=CSS)
+    data = found["floor3"]
+    text = page.evaluate(RENDER, data)
+    assert "undefined" not in text
+    # every floor drawn over the one below, one rim per floor above the first
+    for f in (1, 2):
+        assert page.locator(f"#pyr-test .mine .floor.f{f} .piece").count() > 0
+    rims = page.eval_on_selector_all(
+        "#pyr-test .mine .piece[data-floor='2']",
+        "ps => ps.map(p => p.querySelectorAll('.rim').length)",
+    )
+    assert rims and set(rims) == {1}
+    # floor 3's own grid is labelled a.. and 1.. and its cells carry those names
+    cells = {m.split()[1] for m in data["legal"] if m.startswith("q")}
+    places = set(
+        page.eval_on_selector_all(
+            "#pyr-test .cell[data-place]", "ns => ns.map(n => n.dataset.place)"
+        )
+    )
+    assert cells <= places
+    shot(page, "pyramido-floors")
+    # the floor tab of the floor below shows only that floor; choosing a domino comes back
+    page.click("#pyr-test .floor-tabs button:has-text('Floor 2')")
+    assert page.locator("#pyr-test .mine .floor.f1").count() == 0
+    page.click("#pyr-test .slot.legal >> nth=0")
+    page.wait_for_selector("#pyr-test .floor-tabs button.chosen:has-text('Top view')")
+    assert page.locator("#pyr-test .cell.legal").count() > 0
+
+    card = found["card"]
+    page.evaluate(RENDER, card)
+    side = next(m for m in card["legal"] if m.startswith("card ")).split()[1]
+    page.click(f"#pyr-test .swatch[data-colour='{side}']")
+    page.click("#pyr-test .quarter-pick >> nth=0")
+    played = page.evaluate("window.__played")
+    assert played and played[0] in card["legal"] and played[0].startswith(f"card {side} ")
+    page.evaluate(RENDER, card)
+    page.click("#pyr-test [data-move='pass']")
+    assert page.evaluate("window.__played") == ["pass"]

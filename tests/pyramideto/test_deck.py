@@ -20,7 +20,7 @@ from pyramids.games.pyramideto import (
 from pyramids.games.pyramideto.goals import DeckError, _read, load_deck
 from pyramids.games.pyramideto.svg import card_svg
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+PICTURES = Path(__file__).resolve().parents[2] / "src/pyramids/web/rules/img"
 
 
 def test_thirty_cards_five_frames_of_six() -> None:
@@ -123,9 +123,9 @@ def test_every_goal_can_be_built_from_the_start(goal: str) -> None:
     assert any(s[i : i + 3] == [a, b, c] for s in state.view(None)["stacks"] for i in range(len(s)))
 
 
-def test_pictures_in_the_docs_match_the_deck() -> None:
+def test_pictures_of_the_rules_pages_match_the_deck() -> None:
     for g in GOALS:
-        path = DOCS / "pyramideto" / f"{g.id}.svg"
+        path = PICTURES / "pyramideto" / f"{g.id}.svg"
         assert path.read_text(encoding="utf-8") == card_svg(g), (
             f"{path} is stale: run python -m pyramids.games.pyramideto.svg"
         )

@@ -17,7 +17,7 @@ from pyramids.games.pyramido_treasure.svg import treasure_svg, write_pictures
 from pyramids.games.pyramido_treasure.treasures import TREASURES
 from tests.pyramido_treasure.helpers import arrange, setup, slide_to, start
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules" / "pyramido-treasure"
+DOCS = Path(__file__).resolve().parents[2] / "src/pyramids/web/rules/img/pyramido-treasure"
 
 
 def text_of(renderable: object, width: int = 100) -> str:

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from pyramids.ai.registry import AGENTS, UnknownAgent, agent_names, make_agent
-from pyramids.cli.common import console, fail, parse_options, progress_bar
+from pyramids.cli.common import console, fail, parse_options, progress_bar, set_language
 from pyramids.cli.play import Seat, Session, run_session
 from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError, RecordError
@@ -28,6 +28,24 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+@app.callback()
+def _choose_language(
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Language of the messages: en, pt, fi, cs or es "
+            "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG).",
+            metavar="LANG",
+        ),
+    ] = None,
+) -> None:
+    try:
+        set_language(lang)
+    except ValueError as e:
+        raise fail(str(e)) from None
 
 
 def _new_seed() -> int:

@@ -17,19 +17,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from pyramids.ai.base import Agent
+from pyramids.cli.common import _, reason, tr
 from pyramids.engine.errors import IllegalMove, PyramidsError
 from pyramids.engine.records import save_record
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from pyramids.i18n import N_
 
-HELP = """\
-Type a move in the game's notation (see docs/notation.md), or:
-  moves | m       list the legal moves, numbered; then type a number to play one
-  <number>        play that move of the list
-  undo | u        take back your last move (and the bot moves after it)
-  save FILE       save the game record so far as JSON
-  help | ?        this text
-  quit | q        leave the game"""
+HELP = N_(
+    "Type a move in the game's notation, or:\n"
+    "  moves | m       list the legal moves, numbered; then type a number to play one\n"
+    "  <number>        play that move of the list\n"
+    "  undo | u        take back your last move (and the bot moves after it)\n"
+    "  save FILE       save the game record so far as JSON\n"
+    "  help | ?        this text\n"
+    "  quit | q        leave the game"
+)
 
 
 @dataclass
@@ -63,16 +66,16 @@ class Session:
 
 def scores_table(view: dict[str, Any]) -> Table:
     """A generic end-of-game table: names, scores and places."""
-    table = Table(title="Result")
-    table.add_column("Seat")
-    table.add_column("Player")
-    table.add_column("Score", justify="right")
-    table.add_column("Place", justify="right")
+    table = Table(title=_("Result"))
+    table.add_column(_("Seat"))
+    table.add_column(_("Player"))
+    table.add_column(_("Score"), justify="right")
+    table.add_column(_("Place"), justify="right")
     ranking = view.get("ranking") or [None] * len(view["scores"])
     for i, (name, score, rank) in enumerate(
         zip(view["names"], view["scores"], ranking, strict=True)
     ):
-        table.add_row(str(i), name, str(score), str(rank))
+        table.add_row(str(i), name, tr().number(score), "" if rank is None else tr().number(rank))
     return table
 
 
@@ -98,7 +101,9 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
         if len(session.humans) > 1 and shown_for != seat:
             # Hot-seat: hide the previous player's hand until the next one is ready.
             con.clear()
-            read(f"Pass the screen to {session.seats[seat].name}, then press Enter ")
+            read(
+                _("Pass the screen to {player}, then press Enter ", player=session.seats[seat].name)
+            )
         if shown_for != seat or drawn_at != state.ply:
             con.print(session.render(state.view(seat)))
             drawn_at = state.ply
@@ -106,16 +111,16 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
         try:
             line = read(f"{session.seats[seat].name}> ").strip()
         except EOFError:
-            con.print("\nInput closed: leaving the game.")
+            con.print("\n" + _("Input closed: leaving the game."))
             break
         if not line:
             continue
-        word, _, rest = line.partition(" ")
+        word, _sep, rest = line.partition(" ")
         lw = word.lower()
         if lw in ("q", "quit", "exit"):
             break
         if lw in ("?", "h", "help"):
-            con.print(HELP)
+            con.print(escape(_(HELP)))
             for name, fn in session.extra_commands.items():
                 con.print(f"  {name:<15} {(fn.__doc__ or '').strip().splitlines()[0]}")
             continue
@@ -129,18 +134,18 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
             continue
         if lw in ("u", "undo"):
             if not session.history:
-                con.print("[yellow]Nothing to undo.[/]")
+                con.print(f"[yellow]{_('Nothing to undo.')}[/]")
             else:
                 state = session.state = session.history.pop()
                 drawn_at = None
-                con.print("[green]Move taken back.[/]")
+                con.print(f"[green]{_('Move taken back.')}[/]")
             continue
         if lw == "save":
             if not rest:
-                con.print("[yellow]save needs a file name: save game.json[/]")
+                con.print(f"[yellow]{_('save needs a file name: save game.json')}[/]")
             else:
                 save_record(state, Path(rest))
-                con.print(f"[green]Record saved to {rest}[/]")
+                con.print(f"[green]{escape(_('Record saved to {path}', path=rest))}[/]")
             continue
         if lw in session.extra_commands:
             session.extra_commands[lw](session, rest)
@@ -150,7 +155,8 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
                 listed = session.listed or state.legal_moves()
                 k = int(line)
                 if not 1 <= k <= len(listed):
-                    con.print(f"[red]No move number {k}: type 'moves' to see the list.[/]")
+                    no_such = _("No move number {n}: type 'moves' to see the list.", n=k)
+                    con.print(f"[red]{escape(no_such)}[/]")
                     continue
                 move = listed[k - 1]
             else:
@@ -158,10 +164,10 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
             before = state.copy()
             state.play(move)
         except IllegalMove as e:
-            con.print(f"[red]Illegal: {escape(e.message)}[/]")
+            con.print(f"[red]{escape(_('Illegal: {reason}', reason=reason(e)))}[/]")
             continue
         except PyramidsError as e:
-            con.print(f"[red]{escape(str(e))}[/]")
+            con.print(f"[red]{escape(reason(e))}[/]")
             continue
         session.history.append(before)
         session.listed = []
@@ -169,17 +175,17 @@ def run_session(session: Session, read: Callable[[str], str] = input) -> State[A
     if state.is_over:
         final = state.view(session.humans[0] if session.humans else None)
         con.print(session.render(final))
-        con.print("[bold]Game over.[/]")
+        con.print(f"[bold]{_('Game over.')}[/]")
         con.print(session.summary(final) if session.summary else scores_table(final))
         if session.save_to is not None:
             save_record(state, session.save_to)
-            con.print(f"Record saved to {session.save_to}")
+            con.print(escape(_("Record saved to {path}", path=str(session.save_to))))
         elif session.humans and sys.stdin.isatty():
             try:
-                answer = read("Save the record? File name (Enter to skip): ").strip()
+                answer = read(_("Save the record? File name (Enter to skip): ")).strip()
             except EOFError:
                 answer = ""
             if answer:
                 save_record(state, Path(answer))
-                con.print(f"Record saved to {answer}")
+                con.print(escape(_("Record saved to {path}", path=answer)))
     return state

@@ -62,7 +62,12 @@ class PyramidsError(ValueError):
         self, translate: Callable[[str], str] | None = None, name: NameFunction = english
     ) -> str:
         """The message in a face's language: ``translate`` is its gettext, ``name`` its names."""
-        text = render(self.template, self.params, name=name, translate=translate)
+        try:
+            text = render(self.template, self.params, name=name, translate=translate)
+        except (KeyError, IndexError, ValueError):
+            # a template that does not fit its parameters (say a bad translation, or an
+            # f-string passed as a template that holds braces): never fail while failing
+            text = self.template
         if self.cause is not None:
             text += ": " + self.cause.render(translate, name)
         return text

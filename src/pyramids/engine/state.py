@@ -63,7 +63,7 @@ class Game(ABC, Generic[M]):
         return resolve_variant(self.id, self.options, variant)
 
     def check_players(self, players: int) -> None:
-        """Raise :class:`PlayersError` (a ``ValueError``) unless ``players`` is a supported count."""
+        """Raise :class:`PlayersError` (a ``ValueError``) unless ``players`` is a valid count."""
         if (
             not isinstance(players, int)
             or isinstance(players, bool)

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 from babel.core import negotiate_locale
+
+if TYPE_CHECKING:
+    from pyramids.engine.errors import PyramidsError
 
 #: the languages every face speaks, English first (the fallback)
 LANGUAGES: tuple[str, ...] = ("en", "pt", "fi", "cs", "es")
@@ -38,7 +41,7 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAINS = ("pyramids", "web")
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name every gettext extractor knows
+def N_(message: str) -> str:
     """Mark a literal for extraction without translating it here (translated later)."""
     return message
 
@@ -109,15 +112,26 @@ class Translator:
         """A place in a ranking: ``1st``, ``1.``, ``1º``."""
         return self.pgettext("ordinal", "#{n}", n=self.number(n))
 
-    def params(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Parameters of an engine message with names of things translated."""
+    def message(
+        self, template: str, params: Mapping[str, Any], seats: Sequence[str] | None = None
+    ) -> str:
+        """An engine message (template plus parameters) in this language.
+
+        Names of things are translated, seat numbers become ``seats``' names; a
+        translation whose fields do not fit falls back to the English template.
+        """
         from pyramids.engine import names
 
-        return names.render_params(params, self.name)
+        try:
+            return names.render(
+                template, params, name=self.name, seats=seats, translate=self._t.gettext
+            )
+        except (KeyError, IndexError, ValueError):
+            return names.render(template, params, seats=seats)
 
-    def message(self, template: str, params: Mapping[str, Any]) -> str:
-        """An engine message (template plus parameters) in this language."""
-        return self._t.gettext(template).format(**self.params(params))
+    def error(self, err: PyramidsError) -> str:
+        """An engine error's sentence in this language (with the error it wraps)."""
+        return err.render(self._t.gettext, self.name)
 
 
 def name_context(kind: str, ident: str) -> str:

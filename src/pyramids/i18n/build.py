@@ -47,11 +47,15 @@ PYTHON_KEYWORDS: dict[str, Any] = {
 }
 WEB_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2), "tc": ((1, "c"), 2)}
 
-HEADER = {
-    "project": "Pyramids",
-    "msgid_bugs_address": "",
-    "copyright_holder": "the Pyramids authors",
-}
+
+def _catalog(domain: str, lang: str | None = None) -> Catalog:
+    return Catalog(
+        locale=lang,
+        domain=domain,
+        project="Pyramids",
+        msgid_bugs_address="",
+        copyright_holder="the Pyramids authors",
+    )
 
 
 def _extract(method: str, pattern: str, keywords: dict[str, Any]) -> Iterator[Any]:
@@ -69,10 +73,11 @@ def _registry_messages() -> Iterator[tuple[str, str, str]]:
     from pyramids.engine import names
     from pyramids.engine.registry import all_games
 
+    games = all_games()  # first: each game registers its names when it is imported
     for kind, table in sorted(names.all_names().items()):
         for ident, english in sorted(table.items()):
             yield name_context(kind, ident), english, f"names:{kind}"
-    for game in all_games():
+    for game in games:
         yield f"game:{game.id}", game.title, "registry"
         if game.summary:
             yield f"game-summary:{game.id}", game.summary, "registry"
@@ -89,7 +94,7 @@ def option_label(name: str) -> str:
 
 def template(domain: str) -> Catalog:
     """The domain's ``.pot``: every message the code and the registries use."""
-    catalog = Catalog(domain=domain, **HEADER)
+    catalog = _catalog(domain)
     if domain == "web":
         found = _extract("javascript", "web/**.js", WEB_KEYWORDS)
     else:
@@ -124,7 +129,7 @@ def read_catalog(lang: str, domain: str) -> Catalog:
     """A language's ``.po`` (an empty catalog if it does not exist yet)."""
     path = po_path(lang, domain)
     if not path.exists():
-        return Catalog(locale=lang, domain=domain, **HEADER)
+        return _catalog(domain, lang)
     with path.open("rb") as f:
         return read_po(f, locale=lang, domain=domain)
 

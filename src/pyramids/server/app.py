@@ -35,8 +35,8 @@ from pyramids.server.bots import bot_choices
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.hints import hint_available, hint_for
 from pyramids.server.protocol import ProtocolError, error_message, parse_client_message
+from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
 from pyramids.server.rules_pages import rules_page
-from pyramids.server.rooms import Connection, Room, RoomManager, dumps
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
@@ -284,9 +284,7 @@ def create_app(
         if ply is None:
             ply = len(states) - 1
         if not 0 <= ply < len(states):
-            raise ProtocolError(
-                "bad-request", "ply must be from 0 to {last}", last=len(states) - 1
-            )
+            raise ProtocolError("bad-request", "ply must be from 0 to {last}", last=len(states) - 1)
         return {
             "room": room.id,
             "game": room.game.id,
@@ -366,6 +364,8 @@ def create_app(
                 )
             elif kind == "undo":
                 await manager().undo(room, conn.seat, msg["version"], conn, reply_to)
+            elif kind == "chat":
+                await manager().chat(room, conn, msg["text"])
         except ProtocolError as e:
             extra: dict[str, Any] = {}
             if e.code in ("stale-version", "not-your-turn", "game-over", "illegal-move"):
@@ -408,6 +408,9 @@ def _need_over(room: Room) -> None:
 
 def _catch_up(room: Room, conn: Connection, since: int | None) -> None:
     """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot."""
+    history = chat_history(room, conn.seat)
+    if history is not None:  # the whole recent chat: the client replaces what it had
+        conn.send(history)
     missed = None if since is None else room.missed(since, conn.seat)
     if missed is None:
         conn.send(room.snapshot(conn.seat))

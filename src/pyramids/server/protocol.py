@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from pyramids.engine.errors import PyramidsError, RecordError
+from pyramids.engine.errors import PyramidsError
 from pyramids.engine.state import State
 from pyramids.i18n import Translator
 
@@ -37,6 +37,7 @@ ERROR_STATUS: dict[str, int] = {
     "nothing-to-undo": 409,
     "not-finished": 409,
     "no-hint": 409,
+    "rate-limited": 429,
     "storage": 503,
 }
 
@@ -116,15 +117,7 @@ def _params_of(err: PyramidsError) -> dict[str, Any]:
 
 def _engine_text(err: PyramidsError, tr: Translator | None) -> str:
     """An engine error's sentence in a language (its English text without a translator)."""
-    template = getattr(err, "template", None)
-    if tr is None or not isinstance(template, str):
-        return str(err)
-    try:
-        text = tr.message(template, _params_of(err))
-    except (KeyError, IndexError, ValueError):  # a translation with broken fields: English
-        return str(err)
-    field = getattr(err, "field", None)
-    return f"{field}: {text}" if isinstance(err, RecordError) and field else text
+    return str(err) if tr is None else tr.error(err)
 
 
 # -- messages ----------------------------------------------------------------------
@@ -234,6 +227,7 @@ CLIENT_TYPES: dict[str, tuple[str, ...]] = {
     "move": ("move", "version"),
     "undo": ("version",),
     "sync": ("version",),
+    "chat": ("text",),
     "ping": (),
 }
 
@@ -243,7 +237,9 @@ def parse_client_message(raw: str) -> dict[str, Any]:
     try:
         msg = orjson.loads(raw)
     except (orjson.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad-json", "the message is not valid JSON ({error})", error=str(e)) from None
+        raise ProtocolError(
+            "bad-json", "the message is not valid JSON ({error})", error=str(e)
+        ) from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad-message", "a message must be a JSON object")
     kind = msg.get("type")
@@ -256,7 +252,9 @@ def parse_client_message(raw: str) -> dict[str, Any]:
         )
     for key in CLIENT_TYPES[kind]:
         if key not in msg:
-            raise ProtocolError("bad-message", "a {kind} message needs {key}", kind=repr(kind), key=repr(key))
+            raise ProtocolError(
+                "bad-message", "a {kind} message needs {key}", kind=repr(kind), key=repr(key)
+            )
     if "version" in msg and (
         not isinstance(msg["version"], int) or isinstance(msg["version"], bool)
     ):

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -28,8 +29,8 @@ from pyramids.engine.errors import IllegalMove, PyramidsError, UnknownGame
 from pyramids.engine.registry import get_game, new_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
-from pyramids.server.bots import build_agent
 from pyramids.i18n import Translator
+from pyramids.server.bots import build_agent
 from pyramids.server.protocol import (
     ProtocolError,
     PublicSeat,
@@ -37,7 +38,16 @@ from pyramids.server.protocol import (
     seat_payload,
     snapshot_message,
 )
-from pyramids.server.storage import Append, EventRow, RoomRow, SeatRow, StorageError, Store
+from pyramids.server.storage import (
+    CHAT_KEPT,
+    Append,
+    ChatRow,
+    EventRow,
+    RoomRow,
+    SeatRow,
+    StorageError,
+    Store,
+)
 
 log = logging.getLogger("pyramids.server")
 
@@ -45,6 +55,11 @@ log = logging.getLogger("pyramids.server")
 HISTORY = 64
 #: a client that lets this many messages pile up is disconnected (it resyncs on reconnect)
 OUTBOX_LIMIT = 2000
+#: chat limits: a line is at most this long, and a connection sends at most
+#: CHAT_BURST lines per CHAT_WINDOW seconds
+CHAT_MAX_LENGTH = 300
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
 
 
 def hash_token(token: str) -> str:
@@ -74,6 +89,8 @@ class Connection:
         self.seat = seat
         #: the language this client reads (errors are worded in it)
         self.tr = tr
+        #: when this connection's recent chat lines were sent (for the rate limit)
+        self.chat_times: deque[float] = deque(maxlen=CHAT_BURST)
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
 
@@ -133,6 +150,8 @@ class Room:
         self.agents: dict[int, Agent] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self._replay: list[State[Any]] | None = None
+        self.spectator_chat = bool(row.spectator_chat)
+        self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
 
     # -- seats -----------------------------------------------------------------
 
@@ -370,6 +389,9 @@ class RoomManager:
             raise ProtocolError.from_engine("bad-request", e) from None
         seed = spec.get("seed")
         public_seed = seed is not None and game.max_players == 1
+        spectator_chat = spec.get("spectator_chat", False)
+        if not isinstance(spectator_chat, bool):
+            raise ProtocolError("bad-request", "'spectator_chat' must be true or false")
         if seed is None:
             seed = secrets.randbelow(2**31)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
@@ -390,6 +412,7 @@ class RoomManager:
             over=False,
             public_seed=public_seed,
             seats=seats,
+            spectator_chat=spectator_chat,
         )
         try:
             room = Room(row)
@@ -468,9 +491,7 @@ class RoomManager:
         kind = s.get("kind", "bot" if "agent" in s else "human")
         name = s.get("name")
         if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= 40):
-            raise ProtocolError(
-                "bad-request", "seat {seat}: a name is 1 to 40 characters", seat=i
-            )
+            raise ProtocolError("bad-request", "seat {seat}: a name is 1 to 40 characters", seat=i)
         if kind == "human":
             token = secrets.token_urlsafe(18)
             tokens[i] = token
@@ -487,7 +508,9 @@ class RoomManager:
             try:
                 build_agent(agent, game_id, level)
             except PyramidsError as e:
-                raise ProtocolError("bad-request", "seat {seat}: {reason}", seat=i, reason=e) from None
+                raise ProtocolError(
+                    "bad-request", "seat {seat}: {reason}", seat=i, reason=e
+                ) from None
             except (ValueError, TypeError) as e:
                 raise ProtocolError(
                     "bad-request", "seat {seat}: {reason}", seat=i, reason=str(e)
@@ -619,6 +642,49 @@ class RoomManager:
                 "storage", "the move could not be saved: {error}", error=str(e)
             ) from None
 
+    # -- chat -------------------------------------------------------------------------
+
+    async def chat(self, room: Room, conn: Connection, text: Any) -> None:
+        """Store a seated player's chat line and send it to whoever may read the chat.
+
+        Why these limits: a chat is for the table, not a channel for floods or for
+        smuggling data to spectators (they read it only where the room allows).
+        """
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators watch: they cannot chat")
+        if not isinstance(text, str):
+            raise ProtocolError("bad-message", "'text' must be the chat line as text")
+        line = " ".join(text.split())
+        if not 0 < len(line) <= CHAT_MAX_LENGTH:
+            raise ProtocolError(
+                "bad-message", "a chat line is 1 to {limit} characters", limit=CHAT_MAX_LENGTH
+            )
+        if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in line):
+            raise ProtocolError("bad-message", "a chat line cannot hold control characters")
+        now = time.monotonic()
+        times = conn.chat_times
+        if len(times) == CHAT_BURST and now - times[0] < CHAT_WINDOW:
+            wait = CHAT_WINDOW - (now - times[0])
+            raise ProtocolError(
+                "rate-limited",
+                "too many chat lines: wait {seconds} s",
+                {"retry_after": round(wait, 1)},
+                seconds=max(1, round(wait)),
+            )
+        times.append(now)
+        seq = room.chat[-1].seq + 1 if room.chat else 1
+        row = ChatRow(seq, conn.seat, line, time.time())
+        room.chat.append(row)  # before the await: two lines cannot take one seq
+        try:
+            await asyncio.wrap_future(self.store.add_chat(room.id, row))
+        except StorageError:
+            room.chat.remove(row)
+            raise ProtocolError("storage", "the chat line could not be saved") from None
+        msg = chat_message(room, row)
+        for other in list(room.conns):
+            if other.seat is not None or room.spectator_chat:
+                other.send(msg)
+
     # -- bots ---------------------------------------------------------------------------
 
     def kick_bots(self, room: Room) -> None:
@@ -685,6 +751,25 @@ async def _uncancellable(coro: Coroutine[Any, Any, int]) -> int:
     task = asyncio.ensure_future(coro)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return await asyncio.shield(task)
+
+
+def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:
+    """One chat line as sent to clients (the seat's public name with it)."""
+    return {
+        "type": "chat",
+        "seq": row.seq,
+        "seat": row.seat,
+        "name": room.seats[row.seat].name,
+        "text": row.text,
+        "at": row.created_at,
+    }
+
+
+def chat_history(room: Room, seat: int | None) -> dict[str, Any] | None:
+    """The recent chat for a (re)connecting client, or None if it may not read it."""
+    if seat is None and not room.spectator_chat:
+        return None
+    return {"type": "chat-history", "lines": [chat_message(room, r) for r in room.chat]}
 
 
 def rematch_id(room_id: str) -> str:

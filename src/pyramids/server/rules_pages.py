@@ -33,7 +33,9 @@ def _renderer() -> MarkdownIt:
 
     def table_open(renderer, tokens, idx, options, env):  # type: ignore[no-untyped-def]
         # Wide tables scroll inside their own box, not the whole page on a phone.
-        return '<div class="table-scroll">' + renderer.renderToken(tokens, idx, options, env)
+        return '<div class="table-scroll" tabindex="0">' + renderer.renderToken(
+            tokens, idx, options, env
+        )
 
     def table_close(renderer, tokens, idx, options, env):  # type: ignore[no-untyped-def]
         return renderer.renderToken(tokens, idx, options, env) + "</div>"

@@ -49,6 +49,9 @@ from sqlalchemy.engine import make_url
 
 metadata = MetaData()
 
+#: chat lines a room keeps at hand (older ones stay in the database)
+CHAT_KEPT = 100
+
 _log = logging.getLogger("pyramids.server")
 
 rooms_table = Table(
@@ -63,6 +66,8 @@ rooms_table = Table(
     Column("created_at", Float, nullable=False),
     Column("over", Boolean, nullable=False, default=False),
     Column("public_seed", Boolean, nullable=False, default=False),
+    # schema 2: whether spectators may read the players' chat
+    Column("spectator_chat", Boolean, nullable=False, default=False),
 )
 
 seats_table = Table(
@@ -84,8 +89,25 @@ meta_table = Table(
     Column("value", Text, nullable=False),
 )
 
-#: bumped whenever the tables change; a database of another schema is refused at start
-SCHEMA_VERSION = "1"
+#: bumped whenever the tables change; an older database is migrated (:data:`MIGRATIONS`),
+#: one of an unknown schema is refused at start
+SCHEMA_VERSION = "2"
+
+chat_table = Table(
+    "chat",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+#: schema -> the statements that bring it to the next schema (new tables come from
+#: ``create_all``; new columns of existing tables need an ALTER)
+MIGRATIONS: dict[str, tuple[str, list[str]]] = {
+    "1": ("2", ["ALTER TABLE rooms ADD COLUMN spectator_chat BOOLEAN NOT NULL DEFAULT FALSE"]),
+}
 
 events_table = Table(
     "events",
@@ -136,6 +158,18 @@ class RoomRow:
     public_seed: bool = False
     seats: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    spectator_chat: bool = False
+    chat: list[ChatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One line of a room's chat: who (a seat), what, when."""
+
+    seq: int
+    seat: int
+    text: str
+    created_at: float
 
 
 @dataclass(frozen=True)
@@ -195,7 +229,17 @@ class Store:
             ).first()
             if row is None:
                 conn.execute(insert(meta_table).values(key="schema", value=SCHEMA_VERSION))
-            elif row.value != SCHEMA_VERSION:
+                return
+            schema = row.value
+            while schema in MIGRATIONS:
+                schema, statements = MIGRATIONS[schema]
+                for statement in statements:
+                    conn.exec_driver_sql(statement)
+                conn.execute(
+                    update(meta_table).where(meta_table.c.key == "schema").values(value=schema)
+                )
+                _log.info("database migrated to schema %s", schema)
+            if schema != SCHEMA_VERSION:
                 raise StorageError(
                     f"{self.url} uses database schema {row.value}; this version reads "
                     f"schema {SCHEMA_VERSION}: start with another --database-url"
@@ -222,6 +266,7 @@ class Store:
                     created_at=room.created_at,
                     over=room.over,
                     public_seed=room.public_seed,
+                    spectator_chat=room.spectator_chat,
                 )
             )
             conn.execute(
@@ -238,6 +283,22 @@ class Store:
                     }
                     for s in room.seats
                 ],
+            )
+
+        return self._writer.submit(op)
+
+    def add_chat(self, room_id: str, line: ChatRow) -> Future[None]:
+        """Store one chat line; the future resolves once committed."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(chat_table).values(
+                    room_id=room_id,
+                    seq=line.seq,
+                    seat=line.seat,
+                    text=line.text,
+                    created_at=line.created_at,
+                )
             )
 
         return self._writer.submit(op)
@@ -280,6 +341,7 @@ class Store:
                 version=0,
                 over=bool(row.over),
                 public_seed=bool(row.public_seed),
+                spectator_chat=bool(row.spectator_chat),
             )
             for s in conn.execute(
                 select(seats_table)
@@ -293,6 +355,14 @@ class Store:
                 .order_by(events_table.c.version)
             ):
                 room.events.append(EventRow(e.version, e.kind, e.seat, e.data))
+            for c in conn.execute(
+                select(chat_table)
+                .where(chat_table.c.room_id == room_id)
+                .order_by(chat_table.c.seq.desc())
+                .limit(CHAT_KEPT)
+            ):
+                room.chat.append(ChatRow(c.seq, c.seat, c.text, c.created_at))
+            room.chat.reverse()
         if room.events:
             room.version = room.events[-1].version
         return room

@@ -45,7 +45,12 @@ def solvable_game(
                 deals.append(candidate.setup()["deals"][0])
                 break
         else:
-            raise PyramidsError(f"no winnable deal among {MAX_TRIES} deals from {n - MAX_TRIES}")
+            raise PyramidsError(
+                "no winnable deal among {tries} deals from {first}",
+                code="no-winnable-deal",
+                tries=MAX_TRIES,
+                first=n - MAX_TRIES,
+            )
     state = GAME.from_setup({"deals": deals}, 1, options)
     state._rng = Rng(first)
     state.seed = None

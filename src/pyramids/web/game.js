@@ -31,6 +31,7 @@ export class GameScreen {
     this.busy = {};
     this.ui = {};
     this.news = [];
+    this.chat = new Map(); // seq -> line, from any of this screen's connections
     this.highlight = new Set();
     this.shown = this.localSeats.length ? this.localSeats[0] : null;
     this.pending = null;
@@ -45,7 +46,9 @@ export class GameScreen {
     this.turnLine = el("p", { class: "turn", id: "turn", "aria-live": "polite" });
     this.statusLine = el("p", { class: "status", id: "status" });
     this.boardRoot = el("div", { class: "board", id: "board" });
-    this.side = el("aside", { class: "side", "aria-label": t("Game information") });
+    this.sideMain = el("div", { class: "side-main" });
+    this.chatSection = el("section", { class: "chat", "aria-label": t("Chat"), hidden: true });
+    this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chatSection);
     this.newsBox = el("ol", { class: "news-log", id: "news", "aria-live": "polite", "aria-label": t("What happened") });
     this.cover = el("div", { class: "cover", hidden: true });
     add(main, el("section", { class: `game game-${summary.game}` },
@@ -90,6 +93,7 @@ export class GameScreen {
       onError: (err) => this.showError(err),
       onStatus: (s) => { this.online = s; if (this.current()) this.drawSide(); },
       onRematch: (room) => this.offerRematch(room),
+      onChat: (lines, whole) => this.gotChat(lines, whole),
     });
     c.seatNo = seatNo;
     this.conns.push(c);
@@ -124,6 +128,43 @@ export class GameScreen {
     if (msg.reply_to !== undefined) this.lastError = null;
     this.chooseSeat();
     this.draw();
+  }
+
+  gotChat(lines, whole) {
+    if (whole) this.chat.clear();
+    for (const line of lines) this.chat.set(line.seq, line);
+    this.chatSeen = true;
+    this.drawChat();
+  }
+
+  /** The chat lives outside the redrawn side panel, so typing survives every move. */
+  drawChat() {
+    const m = this.current();
+    if (!m || this.summary.seats.length < 2) return;
+    const seated = m.seat !== null && this.pending === null;
+    if (!seated && !this.chatSeen) { this.chatSection.hidden = true; return; }
+    this.chatSection.hidden = false;
+    if (!this.chatList) {
+      this.chatList = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", "aria-label": t("Chat") });
+      this.chatEmpty = el("p", { class: "muted small" });
+      add(this.chatSection, el("h3", {}, t("Chat")), this.chatList, this.chatEmpty);
+      const input = el("input", { type: "text", id: "chat-input", maxlength: 300, autocomplete: "off", "aria-label": t("Message to the table") });
+      const send = () => {
+        const text = input.value.trim();
+        const seat = this.current()?.seat;
+        if (!text || seat === null || seat === undefined) return;
+        if (this.conn(seat)?.chat(text)) input.value = "";
+      };
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); send(); } });
+      this.chatForm = el("div", { class: "chat-send" }, input, el("button", { id: "chat-send", onclick: send }, t("Send")));
+      add(this.chatSection, this.chatForm);
+    }
+    this.chatForm.hidden = !seated;
+    const lines = [...this.chat.values()].sort((a, b) => a.seq - b.seq).slice(-30);
+    fill(this.chatList, lines.map((l) => el("li", {}, el("strong", {}, l.name), ": ", l.text)));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+    this.chatEmpty.hidden = lines.length > 0;
+    this.chatEmpty.textContent = seated ? t("Say hello to the table.") : t("No messages yet.");
   }
 
   tell(lines, kind = "info") {
@@ -220,7 +261,7 @@ export class GameScreen {
 
   announceTurn(myTurn) {
     const base = `${this.summary.title} — Pyramids`;
-    document.title = myTurn && this.localSeats.length ? `● ${t("Your move")} — ${base}` : base;
+    document.title = myTurn && this.localSeats.length ? "● " + t("Your move") + " — " + base : base;
     if (myTurn && !this.wasMyTurn && this.humanLocal.length && soundOn()) beep();
     this.wasMyTurn = myTurn;
   }
@@ -263,7 +304,8 @@ export class GameScreen {
       "aria-label": t("Sound when it is your turn"), title: t("Sound when it is your turn"),
       onclick: () => { setSound(!sound); this.drawSide(); } }, icon(sound ? "sound" : "mute")));
     const links = Object.entries(this.info.links || {});
-    fill(this.side,
+    this.drawChat();
+    fill(this.sideMain,
       el("h2", {}, this.summary.title),
       this.deal !== undefined ? el("p", { class: "deal", id: "deal-no" }, t("Deal #{deal}", { deal: this.deal })) : null,
       el("ol", { class: "players", "aria-label": t("Players") }, rows),
@@ -278,7 +320,7 @@ export class GameScreen {
       this.news.length ? el("section", { class: "news-box" }, el("h3", {}, t("What happened")), this.newsList()) : null,
       m.legal && m.legal.length && this.pending === null ? movesList(m.legal, (text) => this.conn(m.seat)?.move(text)) : null,
       el("p", { class: "muted small", id: "conn", "data-version": m.version },
-        t("version {version}", { version: m.version }), " · ", onlineText(this.online), m.seat === null ? ` · ${t("watching")}` : ""));
+        t("version {version}", { version: m.version }), " · ", onlineText(this.online), m.seat === null ? " · " : "", m.seat === null ? t("watching") : ""));
   }
 
   newsList() {
@@ -360,10 +402,10 @@ export class GameScreen {
     const dialog = el("dialog", { class: "summary", id: "summary", "aria-labelledby": "summary-title" },
       el("h2", { id: "summary-title" }, title),
       this.board.endReason ? el("p", { class: "end-reason" }, this.board.endReason(v)) : null,
-      el("div", { class: "table-scroll" }, el("table", { class: "results" },
+      el("div", { class: "table-scroll", tabindex: "0" }, el("table", { class: "results" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Place")), el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Score")))),
         el("tbody", {}, order.map((i) => el("tr", {}, el("td", {}, ordinal(v.ranking[i])), el("td", {}, seats[i].name), el("td", {}, number(v.scores[i]))))))),
-      this.board.summary ? el("div", { class: "table-scroll" }, this.board.summary(v)) : null,
+      this.board.summary ? el("div", { class: "table-scroll", tabindex: "0" }, this.board.summary(v)) : null,
       el("div", { class: "buttons" },
         el("a", { class: "button", href: `#/replay/${this.roomId}` }, t("Replay this game")),
         multi && seated ? el("button", { id: "summary-rematch", onclick: () => this.rematch() }, t("Rematch")) : null,

@@ -26,13 +26,14 @@ export async function api(path, options = {}) {
  * every rejection (with the current state already applied).
  */
 export class SeatConnection {
-  constructor(room, token, { onState, onError, onStatus, onRematch }) {
+  constructor(room, token, { onState, onError, onStatus, onRematch, onChat }) {
     this.room = room;
     this.token = token || null;
     this.onState = onState;
     this.onError = onError;
     this.onStatus = onStatus || (() => {});
     this.onRematch = onRematch || (() => {});
+    this.onChat = onChat || (() => {});
     this.version = null;
     this.last = null;
     this.ws = null;
@@ -75,6 +76,10 @@ export class SeatConnection {
         return;
       }
       this.apply(msg);
+    } else if (msg.type === "chat") {
+      this.onChat([msg], false);
+    } else if (msg.type === "chat-history") {
+      this.onChat(msg.lines, true);
     } else if (msg.type === "rematch") {
       this.onRematch(msg.room);
     } else if (msg.type === "error") {
@@ -100,6 +105,10 @@ export class SeatConnection {
 
   move(text) {
     return this.send({ type: "move", move: text, version: this.version, id: this.nextId++ });
+  }
+
+  chat(text) {
+    return this.send({ type: "chat", text, id: this.nextId++ });
   }
 
   undo() {

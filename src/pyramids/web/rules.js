@@ -15,7 +15,7 @@ export async function rulesPage(main, gameId, games) {
   const body = el("article", { class: "panel rules", lang: data.lang || "en" });
   if (data.html) body.innerHTML = data.html; // rendered by the server from our own files, raw HTML disabled
   else add(body, el("h1", {}, g.title), el("p", {}, g.summary));
-  const opts = el("div", { class: "table-scroll" }, el("table", {},
+  const opts = el("div", { class: "table-scroll", tabindex: "0" }, el("table", {},
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Option")), el("th", { scope: "col" }, t("Default")), el("th", { scope: "col" }, t("Meaning")))),
     el("tbody", {}, g.options.map((o) => el("tr", {}, el("td", {}, o.label), el("td", {}, defaultText(o)), el("td", {}, o.doc))))));
   add(main, el("nav", { class: "crumbs", "aria-label": t("Rules pages") }, el("a", { href: "#/rules" }, t("All rules")), " · ", el("a", { href: "#/" }, t("Lobby"))), body,

@@ -13,6 +13,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.common import tr
+from pyramids.games.pyramido_treasure.news import NEWS
 from pyramids.games.pyramido_treasure.treasures import (
     CARD_BY_NAME,
     TREASURES,
@@ -148,6 +150,16 @@ def reveals_text(view: dict[str, Any]) -> Text | None:
     return text
 
 
+def news_line(line: dict[str, Any] | str, view: dict[str, Any]) -> str:
+    """One news entry in the terminal's language (entries are code, parameters, English)."""
+    if isinstance(line, str):
+        return line
+    template = NEWS.get(line.get("code", ""))
+    if template is None:
+        return str(line["text"])
+    return tr().message(template, line["params"], view["names"])
+
+
 def render(view: dict[str, Any]) -> RenderableType:
     """Board (turned as the players see it), field map, search, players and news."""
     left = view["decks_left"]
@@ -158,7 +170,7 @@ def render(view: dict[str, Any]) -> RenderableType:
         f"  box {TURNS[view['rotation']]}",
         f"  slides {view['slides']}",
     )
-    news = [Text("· " + line, style="italic") for line in view["news"]]
+    news = [Text("· " + news_line(line, view), style="italic") for line in view["news"]]
     seen = reveals_text(view)
     if seen is not None:
         news.insert(0, seen)

@@ -41,7 +41,9 @@ def make_codec(
     """
     if game_id not in CODECS:
         raise UnknownGame(
-            f"no research-adapter codec for {game_id!r}; games with one: {', '.join(CODECS)}"
+            "no research-adapter codec for {game_id}; games with one: {known}",
+            game_id=repr(game_id),
+            known=", ".join(CODECS),
         )
     game = get_game(game_id)
     sample = game.new(players=players, seed=0, **dict(variant or {}))

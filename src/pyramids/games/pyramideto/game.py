@@ -623,7 +623,9 @@ class PyramidetoGame(Game[PyramidetoMove]):
         for k, name in enumerate(names):
             goal = GOAL_BY_ID.get(name) if isinstance(name, str) else None
             if goal is None:
-                raise RecordError(f"{field}[{k}]", "{value} is not a goal card id", value=repr(name))
+                raise RecordError(
+                    f"{field}[{k}]", "{value} is not a goal card id", value=repr(name)
+                )
             out.append(goal.number)
         return out
 

@@ -78,6 +78,7 @@ MOVE_TABLES: dict[Grid, MoveTable] = {
     g: MoveTable(g.cols, g.cells) for g in (FRAME_GRID, *UPPER_GRIDS.values())
 }
 
+
 class FloorScore(NamedTuple):
     """One player's score for one floor, part by part."""
 
@@ -397,6 +398,9 @@ class PyramidoState(State[PyramidoMove]):
             or type(move.a) is not int
             or type(move.b) is not int
             or type(move.c) is not int
+            # steps with fewer fields leave the others at -1 (one value per move)
+            or (move.kind in (MARK, REFILL) and (move.b != -1 or move.c != -1))
+            or (move.kind == PASS and move != PASS_MOVE)
         ):
             raise IllegalMove("not-a-move", "{move} is not a Pyramido move", move=repr(move))
         kind = move.kind
@@ -867,7 +871,9 @@ def _ids(value: Any, field: str) -> list[int]:
     for k, x in enumerate(value):
         if not 1 <= x <= N_DOMINOES:
             raise RecordError(
-                f"{field}[{k}]", "{number} is not a domino number (1..{count})", number=x,
+                f"{field}[{k}]",
+                "{number} is not a domino number (1..{count})",
+                number=x,
                 count=N_DOMINOES,
             )
     return [x - 1 for x in value]
@@ -920,7 +926,8 @@ class PyramidoGame(Game[PyramidoMove]):
         every = quarry + [d for s in stacks for d in s]
         if sorted(every) != list(range(N_DOMINOES)):
             raise RecordError(
-                "setup", "quarry and stacks must hold each of the {count} dominoes once",
+                "setup",
+                "quarry and stacks must hold each of the {count} dominoes once",
                 count=N_DOMINOES,
             )
         st = PyramidoState.__new__(PyramidoState)

@@ -448,9 +448,7 @@ class TreasureState(State[TreasureMove]):
             )
         elif kind == "poker":
             self._ev = (move.a, move.b)
-            self._say(
-                "challenges", seat=self._turn, seat_opponent=move.a, treasure=_tname(move.b)
-            )
+            self._say("challenges", seat=self._turn, seat_opponent=move.a, treasure=_tname(move.b))
             self._turn = move.a
             self._phase = POKER_SLIDE
         else:
@@ -1125,7 +1123,9 @@ class TreasureGame(Game[TreasureMove]):
         colours, empty = _read_pyramids(setup.get("pyramids"))
         if tokens[empty] != BLANK:
             raise RecordError(
-                "setup.pyramids", f"the empty spot {INTERNAL_NAMES[empty]} must be on a blank token"
+                "setup.pyramids",
+                "the empty spot {spot} must be on a blank token",
+                spot=INTERNAL_NAMES[empty],
             )
         decks = _read_decks(setup.get("decks"), _decks_of(variant))
         first = check_first_player(setup, players, variant)
@@ -1192,7 +1192,9 @@ class TreasureGame(Game[TreasureMove]):
         if head == "give" and len(words) in (2, 3, 4):
             card = CARD_BY_NAME.get(words[1])
             if card is None or card >= 48:
-                raise NotationError(f"{words[1]!r} is not a treasure card like mummy/2", text)
+                raise NotationError(
+                    "'{word}' is not a treasure card like mummy/2", text, word=words[1]
+                )
             rest = [w for w in words[2:] if w != "to"]
             if rest:
                 to = _seat_word(rest[0], state.players, text)
@@ -1206,9 +1208,10 @@ class TreasureGame(Game[TreasureMove]):
                 to = seats[0]
             return TreasureMove("give", card, to)
         raise NotationError(
-            f"{text!r} is not a move: type a spot like c4, 'name sphinx mummy', "
+            "'{text}' is not a move: type a spot like c4, 'name sphinx mummy', "
             "'poker p2 lamp' or 'give mummy/2 to p2'",
             text,
+            text=text,
         )
 
     def _parse_slide(self, state: TreasureState, word: str, text: str) -> TreasureMove:
@@ -1218,15 +1221,20 @@ class TreasureGame(Game[TreasureMove]):
         if spot is None:
             rows, cols = view_dims(rot)
             raise NotationError(
-                f"{seen!r} is not a spot: columns a-{chr(ord('a') + cols - 1)}, rows 1-{rows} "
+                "'{word}' is not a spot: columns a-{last_column}, rows 1-{rows} "
                 "as you see the board",
                 text,
+                word=seen,
+                last_column=chr(ord("a") + cols - 1),
+                rows=rows,
             )
         if eq and SPOT_BY_INTERNAL.get(box.upper()) != spot:
             raise NotationError(
-                f"{seen} as the board is seen now is {INTERNAL_NAMES[spot]} in box "
-                f"coordinates, not {box.upper()}",
+                "{spot} as the board is seen now is {box} in box coordinates, not {given}",
                 text,
+                spot=seen,
+                box=INTERNAL_NAMES[spot],
+                given=box.upper(),
             )
         return SLIDES[spot]
 
@@ -1234,15 +1242,21 @@ class TreasureGame(Game[TreasureMove]):
 def _treasure_word(word: str, text: str) -> int:
     t = parse_treasure(word)
     if t is None:
-        names = ", ".join(tr.name for tr in TREASURES)
-        raise NotationError(f"{word!r} is not a treasure (treasures: {names})", text)
+        raise NotationError(
+            "'{word}' is not a treasure (treasures: {choices})",
+            text,
+            word=word,
+            choices=", ".join(tr.name for tr in TREASURES),
+        )
     return t
 
 
 def _seat_word(word: str, players: int, text: str) -> int:
     w = word[1:] if word.startswith("p") else word
     if not w.isdigit() or not 1 <= int(w) <= players:
-        raise NotationError(f"{word!r} is not a player: p1 to p{players}", text)
+        raise NotationError(
+            "'{word}' is not a player: p1 to p{count}", text, word=word, count=players
+        )
     return int(w) - 1
 
 
@@ -1251,26 +1265,34 @@ def _seat_word(word: str, players: int, text: str) -> int:
 
 def _read_tokens(rows: Any, shuffled: bool) -> tuple[int, ...]:
     if not isinstance(rows, list) or len(rows) != ROWS:
-        raise RecordError("setup.tokens", f"must be {ROWS} rows of {COLS} token names")
+        raise RecordError(
+            "setup.tokens", "must be {rows} rows of {cols} token names", rows=ROWS, cols=COLS
+        )
     tokens: list[int] = []
     for r, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != COLS:
-            raise RecordError(f"setup.tokens[{r}]", f"must list {COLS} token names")
+            raise RecordError(f"setup.tokens[{r}]", "must list {cols} token names", cols=COLS)
         for c, name in enumerate(row):
             token = TOKEN_BY_NAME.get(name) if isinstance(name, str) else None
             if token is None:
                 raise RecordError(
-                    f"setup.tokens[{r}][{c}]", f"{name!r} is not 'blank' or a treasure name"
+                    f"setup.tokens[{r}][{c}]",
+                    "{value} is not 'blank' or a treasure name",
+                    value=repr(name),
                 )
             tokens.append(token)
     for f in range(FIELDS):
         inside = [tokens[s] for s in FIELD_SPOTS[f] if tokens[s] != BLANK]
         if len(inside) != 1:
-            raise RecordError("setup.tokens", f"field {f} must hold exactly one treasure token")
+            raise RecordError(
+                "setup.tokens", "field {number} must hold exactly one treasure token", number=f
+            )
         if not shuffled and inside[0] != f + 1:
             raise RecordError(
                 "setup.tokens",
-                f"field {f} must hold the {TREASURES[f].name} (variant shuffle_fields is off)",
+                "field {number} must hold the {treasure} (variant shuffle_fields is off)",
+                number=f,
+                treasure=TREASURES[f].name,
             )
     if sorted(t for t in tokens if t != BLANK) != list(range(1, N_TREASURES + 1)):
         raise RecordError("setup.tokens", "must hold every treasure exactly once")
@@ -1279,12 +1301,17 @@ def _read_tokens(rows: Any, shuffled: bool) -> tuple[int, ...]:
 
 def _read_pyramids(rows: Any) -> tuple[int, int]:
     if not isinstance(rows, list) or len(rows) != ROWS:
-        raise RecordError("setup.pyramids", f"must be {ROWS} strings of {COLS} of R, Y, B, '.'")
+        raise RecordError(
+            "setup.pyramids",
+            "must be {rows} strings of {cols} of R, Y, B, '.'",
+            rows=ROWS,
+            cols=COLS,
+        )
     colours = 0
     empties = []
     for r, row in enumerate(rows):
         if not isinstance(row, str) or len(row) != COLS or any(ch not in "RYB." for ch in row):
-            raise RecordError(f"setup.pyramids[{r}]", f"must be {COLS} of R, Y, B or '.'")
+            raise RecordError(f"setup.pyramids[{r}]", "must be {cols} of R, Y, B or '.'", cols=COLS)
         for c, ch in enumerate(row):
             s = r * COLS + c
             if ch == ".":
@@ -1313,12 +1340,20 @@ def _read_decks(decks: Any, expected: Sequence[Sequence[int]]) -> tuple[tuple[in
         for i, name in enumerate(deck):
             card = CARD_BY_NAME.get(name) if isinstance(name, str) else None
             if card is None:
-                raise RecordError(f"setup.decks[{d}][{i}]", f"{name!r} is not a card name")
+                raise RecordError(
+                    f"setup.decks[{d}][{i}]", "{value} is not a card name", value=repr(name)
+                )
             cards.append(card)
         if sorted(cards) != sorted(expected[d]):
-            extra = "" if d < 2 else " (with the game-over card only if variant game_over_card)"
+            if d < 2:
+                raise RecordError(
+                    f"setup.decks[{d}]", "must hold exactly the cards of deck {deck}", deck=d + 1
+                )
             raise RecordError(
-                f"setup.decks[{d}]", f"must hold exactly the cards of deck {d + 1}{extra}"
+                f"setup.decks[{d}]",
+                "must hold exactly the cards of deck {deck} "
+                "(with the game-over card only if variant game_over_card)",
+                deck=d + 1,
             )
         out.append(tuple(cards))
     return tuple(out)

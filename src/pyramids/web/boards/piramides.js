@@ -11,7 +11,7 @@ import { t, tn, tc, number } from "../i18n.js";
 
 const W = 58;          // card width
 const H = 82;          // card height
-const UNIT = 31;       // one x unit of the view = half a card plus a little gap
+const UNIT = 30;       // one x unit of the view = half a card plus a little gap
 const MARGIN = 22;     // room for the row labels left of the layout
 const PILE_GAP = 28;   // between the stock, the waste and the joker
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -50,12 +50,18 @@ function ensureCss() {
   document.head.append(el("link", { rel: "stylesheet", href: "/static/boards/piramides.css" }));
 }
 
+function emptyPile(x, cls) {
+  return svg("g", { class: `pile-empty ${cls}`, transform: `translate(${x} 0)` },
+    svg("rect", { class: "ring", x: -5, y: -5, width: W + 10, height: H + 10, rx: 9 }),
+    svg("rect", { class: "slot", width: W, height: H, rx: 6 }));
+}
+
 function xOf(cell, rows) {
   return cell.x !== undefined ? cell.x : 2 * cell.col + (rows - 1 - cell.row);
 }
 
 /** One card as an SVG group at (x, y); `code` null draws its back. */
-export function card(code, x, y, extra = "", place = null) {
+export function card(code, x, y, extra = "", place = null, covered = false) {
   const g = svg("g", { class: `card ${extra}`, transform: `translate(${x} ${y})` });
   add(g, svg("rect", { class: "ring", x: -5, y: -5, width: W + 10, height: H + 10, rx: 9 }),
     svg("rect", { class: "shadow", x: 2, y: 3, width: W, height: H, rx: 6 }));
@@ -72,8 +78,9 @@ export function card(code, x, y, extra = "", place = null) {
     g.classList.add(red ? "red" : "black");
     add(g, svg("rect", { class: "face", width: W, height: H, rx: 6 }),
       svg("text", { class: "rank", x: 5, y: 19 }, code[0] === "T" ? "10" : code[0]),
-      svg("text", { class: "suit-small", x: 6, y: 34 }, SUITS[code[1]]),
-      svg("text", { class: "suit-big", x: W / 2 + 3, y: H - 13, "text-anchor": "middle" }, SUITS[code[1]]));
+      svg("text", { class: "suit-small", x: 6, y: 34 }, SUITS[code[1]]));
+    // the big pip only on a free card: under the gap of the two cards covering it, it would peek out
+    if (!covered) add(g, svg("text", { class: "suit-big", x: W / 2 + 3, y: H - 13, "text-anchor": "middle" }, SUITS[code[1]]));
   }
   if (place) add(g, svg("text", { class: "pos", x: W - 4, y: 13, "text-anchor": "end" }, place));
   return g;
@@ -138,14 +145,16 @@ export function render(root, ctx) {
   const cells = v.pyramid;
   const rows = Math.max(...cells.map((c) => c.row)) + 1;
   const golf = v.layout === "golf";
-  const rowStep = golf ? 30 : Math.round(H * 0.56);
+  const rowStep = golf ? 38 : Math.round(H * 0.56);
   const maxX = Math.max(...cells.map((c) => xOf(c, rows)));
   const layoutW = maxX * UNIT + W;
-  const pilesW = 3 * W + 2 * PILE_GAP;
+  const thisRound = (v.round_scores || []).find((r) => r.round === v.round);
+  const hasJoker = v.layout === "pyramid" || v.jokers_left > 0 || (thisRound && thisRound.jokers > 0);
+  const pilesW = (hasJoker ? 3 : 2) * W + (hasJoker ? 2 : 1) * PILE_GAP;
   const width = Math.max(layoutW, pilesW) + 2 * MARGIN;
   const top = golf ? 40 : 16;
   const pileY = top + (rows - 1) * rowStep + H + 30;
-  const height = pileY + H + 30;
+  const height = pileY + H + 44;
   const legal = new Set(ctx.interactive ? ctx.legal || [] : []);
   const move = lastMove(v, ctx.prev);
   const offX = (width - layoutW) / 2;
@@ -185,7 +194,7 @@ export function render(root, ctx) {
     }
     const playable = legal.has(c.pos);
     const cls = [playable ? "legal" : "", c.free ? "free" : "covered"].join(" ");
-    const g = card(c.card, x, y, cls, c.pos);
+    const g = card(c.card, x, y, cls, c.pos, !c.free);
     g.dataset.place = c.pos;
     g.dataset.pos = c.pos;
     const words = c.card ? cardLabel(c.card) : t("a face-down card");
@@ -204,15 +213,15 @@ export function render(root, ctx) {
   const piles = svg("g", { transform: `translate(${px} ${pileY})` });
   add(drawing, piles);
   const stockCls = `stock${legal.has("draw") ? " legal" : ""}${move && move.kind === "draw" ? " from" : ""}`;
-  const stock = v.stock > 0 ? card(null, 0, 0, stockCls) : svg("g", { class: `card empty ${stockCls}` }, svg("rect", { class: "ring", x: -5, y: -5, width: W + 10, height: H + 10, rx: 9 }), svg("rect", { class: "ghost face", width: W, height: H, rx: 6 }));
+  const stock = v.stock > 0 ? card(null, 0, 0, stockCls) : emptyPile(0, stockCls);
   stock.dataset.place = "draw";
   stock.dataset.pos = "draw";
   where.draw = [px, pileY];
   if (ctx.interactive && legal.has("draw")) actionable(stock, "draw", tn("draw: turn the top stock card ({n} left)", "draw: turn the top stock card ({n} left)", v.stock), () => ctx.move("draw"));
   else if (ctx.interactive) stock.addEventListener("click", () => ctx.move("draw"));
   add(piles, stock,
-    svg("text", { class: "pile-name", x: W / 2, y: H + 17, "text-anchor": "middle" }, "draw"),
-    svg("text", { class: "pile-count", x: W / 2, y: H + 31, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.stock)));
+    svg("text", { class: "pile-name", x: W / 2, y: H + 20, "text-anchor": "middle" }, "draw"),
+    svg("text", { class: "pile-count", x: W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.stock)));
 
   const wx = W + PILE_GAP;
   const flying = svg("g", { class: "flying" });
@@ -224,22 +233,21 @@ export function render(root, ctx) {
   waste.setAttribute("aria-label", t("waste: {card}", { card: cardLabel(v.waste) }));
   add(flying, waste);
   add(piles, svg("g", { transform: `translate(${wx} 0)` }, flying),
-    svg("text", { class: "pile-name", x: wx + W / 2, y: H + 17, "text-anchor": "middle" }, t("waste")),
-    svg("text", { class: "pile-count", x: wx + W / 2, y: H + 31, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.waste_size)));
+    svg("text", { class: "pile-name", x: wx + W / 2, y: H + 20, "text-anchor": "middle" }, t("waste")),
+    svg("text", { class: "pile-count", x: wx + W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.waste_size)));
 
-  if (v.layout === "pyramid" || v.jokers_left > 0 || (v.variant && v.variant.jokers_per_round > 0)) {
+  if (hasJoker) {
     const jx = 2 * (W + PILE_GAP);
     const jcls = `joker-pile${legal.has("joker") ? " legal" : ""}${move && move.kind === "joker" ? " from" : ""}`;
-    const joker = v.jokers_left > 0 ? card("joker", jx, 0, jcls)
-      : svg("g", { class: `card empty ${jcls}`, transform: `translate(${jx} 0)` }, svg("rect", { class: "ghost face", width: W, height: H, rx: 6 }));
+    const joker = v.jokers_left > 0 ? card("joker", jx, 0, jcls) : emptyPile(jx, jcls);
     joker.dataset.place = "joker";
     joker.dataset.pos = "joker";
     where.joker = [px + jx, pileY];
     if (ctx.interactive && legal.has("joker")) actionable(joker, "joker", tn("joker: play it on the waste ({n} left, costs 50 points)", "joker: play it on the waste ({n} left, costs 50 points)", v.jokers_left), () => ctx.move("joker"));
     else if (ctx.interactive && v.jokers_left > 0) joker.addEventListener("click", () => ctx.move("joker"));
     add(piles, joker,
-      svg("text", { class: "pile-name", x: jx + W / 2, y: H + 17, "text-anchor": "middle" }, "joker"),
-      svg("text", { class: "pile-count", x: jx + W / 2, y: H + 31, "text-anchor": "middle" }, tn("{n} left", "{n} left", v.jokers_left)));
+      svg("text", { class: "pile-name", x: jx + W / 2, y: H + 20, "text-anchor": "middle" }, "joker"),
+      svg("text", { class: "pile-count", x: jx + W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} left", "{n} left", v.jokers_left)));
   }
 
   // A wide layout (tripeaks) scrolls inside its own box on a phone rather than shrinking
@@ -248,6 +256,7 @@ export function render(root, ctx) {
   add(root, box);
   if (ui.scrollLeft) box.scrollLeft = ui.scrollLeft;
   box.addEventListener("scroll", () => { ui.scrollLeft = box.scrollLeft; }, { passive: true });
+  if (box.scrollWidth > box.clientWidth + 2) add(root, el("p", { class: "board-help muted swipe" }, t("The layout is wider than the screen: swipe it sideways to see all of it.")));
   add(root, el("p", { class: "board-help muted" },
     ctx.interactive ? t("Play a free card one rank above or below the waste card (the Ace is next to the 2 and the King), or turn a card from the stock (draw).") : ""));
 
@@ -281,9 +290,9 @@ export function summary(v) {
       el("tbody", {}, rows.map((r) => el("tr", {},
         el("th", { scope: "row" }, number(r.round)),
         el("td", {}, signed(r.cards)),
-        el("td", {}, r.stock_cards ? `${number(r.stock_cards)} (${signed(-5 * r.stock_cards)})` : number(0)),
-        el("td", {}, r.jokers ? `${number(r.jokers)} (${signed(-50 * r.jokers)})` : number(0)),
-        el("td", {}, r.cleared ? `${t("yes")} (${signed(50)})` : t("no")),
+        el("td", { title: tn("{n} card turned", "{n} cards turned", r.stock_cards) }, signed(-5 * r.stock_cards)),
+        el("td", { title: tn("{n} joker", "{n} jokers", r.jokers) }, signed(-50 * r.jokers)),
+        el("td", {}, r.cleared ? signed(50) : t("no")),
         el("td", { class: "num" }, number(r.total))))),
       el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 5 }, t("Game total")), el("td", { class: "num" }, number(total))))));
 }

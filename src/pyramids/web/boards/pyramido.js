@@ -6,8 +6,8 @@
 // block B; a block to mark; a card side and a quarter; a stack to refill from.
 //
 // Place names (data-place): cells of the floor being built as the notation names them (`e5` on
-// floor 1's frame, `a1`.. on upper floors), quarters of a cell `e5 tl`, quarry slots `q1`-`q3`,
-// stacks `stack 1`-`stack 4`, card sides by colour letter `R`..`O`, and `pass`.
+// floor 1's frame, `a1`.. on upper floors), quarry slots `q1`-`q3`,
+// stacks by number `1`-`4` (as `refill 2` names them), card sides by colour letter `R`..`O`, and `pass`.
 
 import { el, add, svg } from "../util.js";
 import { actionable, BoardKeys } from "../focus.js";
@@ -85,7 +85,7 @@ function block(colour, jewels, x, y, q) {
   g.append(svg("rect", { class: "block", x, y, width: 2 * q, height: 2 * q, fill: HEX[colour] }));
   for (const j of jewels) {
     const k = QUARTERS.indexOf(j);
-    g.append(jewel(x + (k % 2 ? 1.5 : 0.5) * q, y + (k >= 2 ? 1.5 : 0.5) * q, q * 0.3));
+    g.append(jewel(x + (k % 2 ? 1.5 : 0.5) * q, y + (k >= 2 ? 1.5 : 0.5) * q, q * 0.34));
   }
   return g;
 }
@@ -146,7 +146,7 @@ function floorOrigin(p, floor) {
 }
 
 /** Quarter extent [x0, y0, x1, y1] (inclusive) of the blocks and of extra cells (quarter corners). */
-function extent(p, extra, minW, minH) {
+function extent(p, extra, minW, minH, align = null) {
   let x0 = 99, y0 = 99, x1 = -1, y1 = -1;
   const grow = (x, y) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + 1); y1 = Math.max(y1, y + 1); };
   for (const b of p.blocks) grow(b.quarter[0], b.quarter[1]);
@@ -160,8 +160,15 @@ function extent(p, extra, minW, minH) {
     if (hi > 17) { lo -= hi - 17; hi = 17; }
     return [Math.max(0, lo), hi];
   };
-  const [ax, bx] = pad(x0, x1, minW);
-  const [ay, by] = pad(y0, y1, minH);
+  let [ax, bx] = pad(x0, x1, minW);
+  let [ay, by] = pad(y0, y1, minH);
+  if (align) {
+    // whole cells of the floor being built: start on a cell edge, end on one
+    const odd = (n, o) => (((n - o) % 2) + 2) % 2 === 1;
+    const snap = (lo, hi, o) => [odd(lo, o) ? lo - 1 : lo, odd(hi, o) ? hi : hi + 1];
+    [ax, bx] = snap(ax, bx, align[0]);
+    [ay, by] = snap(ay, by, align[1]);
+  }
   return [ax, ay, bx, by];
 }
 
@@ -170,7 +177,7 @@ function extent(p, extra, minW, minH) {
  * coordinates (scaled by q) for overlays, and q.
  */
 function drawPyramid(p, opts) {
-  const { floor = null, q = Q, ext, labels = null, label, fresh = new Set(), last = new Set(), lastGem = null, animate = false } = opts;
+  const { floor = null, q = Q, ext, labels = null, label, fresh = new Set(), last = new Set(), lastGem = null, animate = false, empty = null } = opts;
   const [x0, y0, x1, y1] = ext;
   const gut = labels ? GUTTER : 4;
   const w = (x1 - x0 + 1) * q, h = (y1 - y0 + 1) * q;
@@ -178,6 +185,7 @@ function drawPyramid(p, opts) {
   s.append(svg("rect", { class: "sand", x: 0, y: 0, width: w + gut + 6, height: h + gut + 6, rx: 10 }));
   const g = svg("g", { transform: `translate(${gut - x0 * q} ${gut - y0 * q})` });
   s.append(g);
+  if (empty && !p.blocks.length) s.append(svg("text", { class: "no-domino", x: (w + gut + 6) / 2, y: (h + gut + 6) / 2 + 6, "text-anchor": "middle" }, empty));
   const all = pieces(p);
   for (let f = 1; f <= 4; f++) {
     if (floor !== null && f !== floor) continue;
@@ -188,7 +196,7 @@ function drawPyramid(p, opts) {
       const outer = svg("g", { class: `piece${piece.card ? " card" : ""}${isLast ? " last" : ""}`, "data-floor": f });
       const body = svg("g", { class: "piece-body" });
       outer.append(body);
-      let px0 = 99, py0 = 99, px1 = -1, py1 = -1;
+      let px0 = Infinity, py0 = Infinity, px1 = -Infinity, py1 = -Infinity;
       for (const b of piece.blocks) {
         const bx = b.quarter[0] * q, by = b.quarter[1] * q;
         px0 = Math.min(px0, bx); py0 = Math.min(py0, by); px1 = Math.max(px1, bx + 2 * q); py1 = Math.max(py1, by + 2 * q);
@@ -222,7 +230,7 @@ function drawPyramid(p, opts) {
   }
   for (const gm of p.gems_placed) {
     if (floor !== null && gm.floor !== floor) continue;
-    const gg = gem(gm.quarter[0] * q + q, gm.quarter[1] * q + q, gm.colour, q * 0.5);
+    const gg = gem(gm.quarter[0] * q + q, gm.quarter[1] * q + q, gm.colour, q * 0.36);
     if (lastGem && lastGem === `${gm.colour}:${gm.cell}`) {
       gg.classList.add("last");
       if (animate) gg.animate?.([{ transform: "translateY(-18px)", opacity: 0 }, { transform: "none", opacity: 1 }], { duration: 420, easing: "ease-out" });
@@ -233,12 +241,12 @@ function drawPyramid(p, opts) {
     const [ox, oy] = labels.origin;
     for (let c = 0; c < labels.cols; c++) {
       const x = (ox + 2 * c + 1) * q;
-      if (x < x0 * q || x > (x1 + 1) * q) continue;
+      if (ox + 2 * c < x0 || ox + 2 * c + 1 > x1) continue;
       g.append(svg("text", { class: "coord", x, y: y0 * q - 5, "text-anchor": "middle" }, String.fromCharCode(97 + c)));
     }
     for (let r = 0; r < labels.rows; r++) {
       const y = (oy + 2 * r + 1) * q;
-      if (y < y0 * q || y > (y1 + 1) * q) continue;
+      if (oy + 2 * r < y0 || oy + 2 * r + 1 > y1) continue;
       g.append(svg("text", { class: "coord", x: x0 * q - 9, y: y + 4, "text-anchor": "middle" }, String(r + 1)));
     }
   }
@@ -336,7 +344,7 @@ function draw(root, ctx, ui) {
       extra.push([ox + 2 * cc, oy + 2 * rr], [ox + 2 * cc + 1, oy + 2 * rr + 1]);
     }
   }
-  const ext = extent(mine, extra, 10, 10);
+  const ext = extent(mine, extra, 10, 10, grid && overlay ? grid.origin : null);
   const before = prev ? prev.pyramids[shownSeat] : null;
   const { fresh, lastGem } = changes(mine, before);
   const floorWord = showFloor === null ? t("top view") : t("floor {n}", { n: number(showFloor) });
@@ -397,7 +405,7 @@ function draw(root, ctx, ui) {
   const others = v.pyramids.map((p, i) => {
     if (i === shownSeat) return null;
     const ch = changes(p, prev ? prev.pyramids[i] : null);
-    const pic = drawPyramid(p, { ext: extent(p, [], 10, 8), q: Q, label: t("{name}'s pyramid", { name: names[i] }), fresh: ch.fresh, last: ch.fresh, lastGem: ch.lastGem, animate: ui.animate });
+    const pic = drawPyramid(p, { ext: p.blocks.length ? extent(p, [], 10, 8) : [0, 0, 7, 3], q: Q, empty: t("no domino yet"), label: t("{name}'s pyramid", { name: names[i] }), fresh: ch.fresh, last: ch.fresh, lastGem: ch.lastGem, animate: ui.animate });
     return el("figure", { class: `other${v.current_player === i ? " to-move" : ""}` }, pic.svg,
       el("figcaption", {}, el("strong", {}, names[i]), " · ", tn("{n} point", "{n} points", v.scores?.[i] ?? 0),
         p.out ? el("span", { class: "out" }, " · ", t("out")) : null));
@@ -446,7 +454,7 @@ function drawCells(g, q, mine, { ui, places, marks, cards, rerender, ctx, ext })
     const empty = !filled.has(label);
     if (empty) {
       cell.classList.add("empty");
-      if (anyPlace.has(label) || cardAny.has(label) || grid.floor > 1) cell.append(svg("text", { class: "cell-name", x: x + q, y: y + q + 5, "text-anchor": "middle" }, label));
+      if (ui.first !== label && (anyPlace.has(label) || cardAny.has(label) || grid.floor > 1)) cell.append(svg("text", { class: "cell-name", x: x + q, y: y + q + 5, "text-anchor": "middle" }, label));
     }
     let action = null;
     let what = "";
@@ -490,7 +498,7 @@ function drawCells(g, q, mine, { ui, places, marks, cards, rerender, ctx, ext })
         const qn = QUARTERS[k];
         const move = cards.find((m) => m[1] === ui.colour && m[2] === label && m[3] === qn);
         if (!move) continue;
-        const sub = svg("g", { class: "quarter-pick", "data-place": `${label} ${qn}`, "data-quarter": `${label} ${qn}` },
+        const sub = svg("g", { class: "quarter-pick", "data-quarter": `${label} ${qn}` },
           svg("rect", { class: "face", x: x + (k % 2) * q + 1, y: y + (k >= 2 ? q : 0) + 1, width: q - 2, height: q - 2, rx: 3 }),
           jewel(x + (k % 2 ? 1.5 : 0.5) * q, y + (k >= 2 ? 1.5 : 0.5) * q, q * 0.3, "jewel ghost-jewel"));
         const where = { tl: t("top left"), tr: t("top right"), bl: t("bottom left"), br: t("bottom right") }[qn];
@@ -526,14 +534,14 @@ function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
   }
   v.stacks.forEach((st, i) => {
     const n = i + 1;
-    const g = svg("g", { class: `stack${refills.has(n) ? " legal" : ""}`, "data-place": `stack ${n}`, "data-stack": String(n) });
+    const g = svg("g", { class: `stack${refills.has(n) ? " legal" : ""}`, "data-place": String(n), "data-stack": String(n) });
+    g.append(svg("rect", { class: "hit-area", x: sx(i) - 48, y: 4, width: 96, height: 72, rx: 8 }));
     const x = sx(i) - 2 * SS, y = 10;
     const layers = Math.min(4, Math.ceil(st.size / 6));
     for (let k = layers; k >= 1; k--) g.append(svg("rect", { class: "pile", x: x + k * 1.5, y: y + k * 2.5, width: 4 * SS, height: 2 * SS, rx: 3 }));
     if (st.top) g.append(flatDomino(st.top, x, y, SS));
     else g.append(svg("rect", { class: "empty-slot", x, y, width: 4 * SS, height: 2 * SS, rx: 3 }));
     g.append(svg("text", { class: "small-label", x: sx(i), y: 70, "text-anchor": "middle" }, t("stack {n} · {size}", { n: number(n), size: number(st.size) })));
-    g.append(svg("rect", { class: "hit-area", x: sx(i) - 48, y: 4, width: 96, height: 72, rx: 8 }));
     if (refills.size && refills.has(n)) {
       actionable(g, `stack ${n}`, t("refill from stack {n} ({size} left)", { n: number(n), size: number(st.size) }), () => ctx.move(`refill ${n}`));
     }
@@ -546,6 +554,7 @@ function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
     const chosen = ui.slot === i;
     const wasEmpty = prev && prev.quarry && !prev.quarry[i] && d;
     const g = svg("g", { class: `slot${slotLegal ? " legal" : ""}${chosen ? " chosen" : ""}${wasEmpty ? " last" : ""}`, "data-place": `q${n}`, "data-slot": String(n) });
+    g.append(svg("rect", { class: "hit-area", x: qx(i) - 50, y: 96, width: 100, height: 76, rx: 8 }));
     if (!d) g.append(svg("rect", { class: "empty-slot", x, y, width: 4 * QS, height: 2 * QS, rx: 3 }));
     else {
       const dom = flatDomino(d, x, y, QS);
@@ -561,7 +570,6 @@ function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
       if (wasEmpty) g.append(svg("rect", { class: "last-ring", x: x - 3, y: y - 3, width: 4 * QS + 6, height: 2 * QS + 6, rx: 5 }));
     }
     g.append(svg("text", { class: "small-label slot-label", x: qx(i), y: 166, "text-anchor": "middle" }, `q${n}`));
-    g.append(svg("rect", { class: "hit-area", x: qx(i) - 50, y: 96, width: 100, height: 76, rx: 8 }));
     if (d && slotLegal) {
       const desc = d.blocks.map((b) => t("{colour} with {jewels}", { colour: colourName(b.colour), jewels: tn("{n} jewel", "{n} jewels", b.jewels.length) })).join(" | ");
       actionable(g, `q${n}`, t("quarry domino q{n}: {desc}", { n, desc }) + (chosen ? t(" (chosen)") : ""), () => {

@@ -1,0 +1,119 @@
+"""Every language in real Chromium: the lobby, a board and a rules page show no English left."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from pyramids.i18n import LANGUAGES
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.server.client import create
+from tests.server.conftest import LiveServer
+
+if not CHROMIUM.exists():
+    pytest.skip(NO_CHROMIUM, allow_module_level=True)
+
+pytestmark = pytest.mark.timeout(180)
+
+#: text that is the same in every language: names of games and languages, the brand,
+#: notation, numbers
+SAME_EVERYWHERE = re.compile(
+    r"^(Pyramids|Pirámides|Pyramido|Pyramideto|English|Português|Español|Suomi|Čeština"
+    r"|[\d\s.,:#/·–()%+−-]*|[A-Za-z]?\d+|[A-G]\d|draw|joker|Player \d|.{0,2})$"
+)
+
+
+def visible_lines(page: Any) -> set[str]:
+    text: str = page.evaluate("document.body.innerText")
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def english_left(page: Any, english: set[str]) -> set[str]:
+    return {
+        line
+        for line in visible_lines(page) & english
+        if not SAME_EVERYWHERE.match(line) and re.search(r"[a-z]{3}", line)
+    }
+
+
+def open_in(browser: Any, lang: str) -> Any:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale=lang)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+@pytest.fixture(scope="module")
+def room(web: LiveServer) -> dict[str, Any]:
+    """A Pyramideto game against a bot, to look at a board with hands and goals."""
+    return create(
+        web.url,
+        game="pyramideto",
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy", "name": "Bo"}],
+        seed=5,
+    )
+
+
+def pages(page: Any, web: LiveServer, room: dict[str, Any]) -> dict[str, set[str]]:
+    """Visit the three pages and return the visible lines of each."""
+    out = {}
+    page.goto(f"{web.url}/#/")
+    page.wait_for_selector(".game-choice")
+    out["lobby"] = visible_lines(page)
+    token = room["seats"][0]["token"]
+    page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
+    page.wait_for_selector("#board svg, #board .generic")
+    page.wait_for_selector("#conn")
+    out["board"] = visible_lines(page)
+    page.goto(f"{web.url}/#/rules/piramides")
+    page.wait_for_selector("article.rules h1")
+    out["rules"] = visible_lines(page)
+    return out
+
+
+def test_each_language_replaces_every_english_string(
+    browser: Any, web: LiveServer, room: dict[str, Any]
+) -> None:
+    english_page = open_in(browser, "en")
+    english = pages(english_page, web, room)
+    english_page.context.close()
+    for lang in LANGUAGES[1:]:
+        page = open_in(browser, lang)
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(f"{web.url}/#/")
+        page.wait_for_selector(".game-choice")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.input_value("#lang") == lang
+        left = english_left(page, english["lobby"])
+        assert not left, f"{lang} lobby still shows English: {sorted(left)}"
+        shot(page, f"lang-{lang}-lobby")
+        token = room["seats"][0]["token"]
+        page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
+        page.wait_for_selector("#conn")
+        left = english_left(page, english["board"])
+        assert not left, f"{lang} board still shows English: {sorted(left)}"
+        shot(page, f"lang-{lang}-board")
+        page.goto(f"{web.url}/#/rules/piramides")
+        page.wait_for_selector("article.rules h1")
+        assert page.get_attribute("article.rules", "lang") == lang
+        left = english_left(page, english["rules"])
+        assert not left, f"{lang} rules page still shows English: {sorted(left)}"
+        shot(page, f"lang-{lang}-rules")
+        assert not errors, errors
+        page.context.close()
+
+
+def test_the_language_menu_switches_and_is_remembered(page: Any, web: LiveServer) -> None:
+    page.goto(f"{web.url}/#/")
+    page.wait_for_selector(".game-choice")
+    english = page.inner_text("h1")
+    page.select_option("#lang", "cs")
+    page.wait_for_function("document.documentElement.lang === 'cs'")
+    page.wait_for_function(f"document.querySelector('h1').innerText !== {english!r}")
+    page.reload()
+    page.wait_for_selector(".game-choice")
+    assert page.evaluate("document.documentElement.lang") == "cs"
+    assert page.inner_text("h1") != english
