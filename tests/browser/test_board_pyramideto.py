@@ -66,10 +66,12 @@ def ensure_keys(page: Any) -> None:
 
 
 def active(page: Any) -> dict[str, Any] | None:
-    return page.evaluate(
-        "(() => { const a = document.activeElement; if (!a || !a.dataset || !a.dataset.act) return null;"
+    found: dict[str, Any] | None = page.evaluate(
+        "(() => { const a = document.activeElement;"
+        " if (!a || !a.dataset || !a.dataset.act) return null;"
         " return {act: a.dataset.act, target: a.dataset.target === '1'}; })()"
     )
+    return found
 
 
 def walk_to(page: Any, wanted: Any, limit: int = 80) -> dict[str, Any]:
@@ -129,9 +131,11 @@ def test_nesting_pyramids_with_their_pieces_named_as_the_notation(
     # a nest reads as nested: the small and medium pyramids stand inside the large one
     inside = page.evaluate(
         """() => {
-            const box = (c) => document.querySelector(`.pt-piece[data-place="${c}"]`).getBoundingClientRect();
+            const box = (c) => document.querySelector(`.pt-piece[data-place="${c}"]`)
+                .getBoundingClientRect();
             const l = box('Lg'), m = box('Mg'), s = box('Sg');
-            const within = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+            const within = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+                && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
             return within(s, m) && within(m, l) && Math.abs(s.bottom - l.bottom) < 1;
         }"""
     )
@@ -204,7 +208,8 @@ def test_phone_layout_fits_and_pieces_and_targets_are_finger_sized(
             assert width <= 390, f"the page scrolls sideways ({width}px) {what}"
             boxes = page.eval_on_selector_all(
                 "[data-act]",
-                "ns => ns.map(n => { const r = n.getBoundingClientRect(); return [n.dataset.act, r.width, r.height]; })",
+                "ns => ns.map(n => { const r = n.getBoundingClientRect();"
+                " return [n.dataset.act, r.width, r.height]; })",
             )
             assert boxes
             for act, w, h in boxes:
@@ -227,13 +232,19 @@ def test_explain_tells_moves_exchanges_goals_and_the_winner(page: Any, web: Live
     lines = page.evaluate(
         """async () => {
             const b = await import('/static/boards/pyramideto.js');
-            const card = (id, frame, tower) => ({id, name: id, frame, tower});
+            const NAMES = {
+                watermelon: 'Watermelon', doll: 'Doll', bee: 'Bee', strawberry: 'Strawberry'};
+            const card = (id, frame, tower) => ({id, name: NAMES[id] || id, frame, tower});
             const base = {
-                ply: 4, turn: 4, turn_limit: 200, deck: 20, viewer: 0, current_player: 0, is_over: false,
+                ply: 4, turn: 4, turn_limit: 200, deck: 20, viewer: 0, current_player: 0,
+                is_over: false,
                 names: ['Ana', 'Bot'], hand_sizes: [3, 3], winner: null, end: null,
                 stacks: [['Sr', 'Mr', 'Lr'], ['Sg', 'Mg', 'Lg']], last_group: [],
-                hand: [card('watermelon', 'orange', ['Lg', 'Lr', 'Sk']), card('doll', 'pink', ['Lb', 'Mr', 'Sy'])],
-                displayed: [[], []], frames: [{id: 'orange', rgb: '#f28c28'}, {id: 'pink', rgb: '#e75480'}],
+                hand: [card('watermelon', 'orange', ['Lg', 'Lr', 'Sk']),
+                       card('doll', 'pink', ['Lb', 'Mr', 'Sy'])],
+                displayed: [[], []],
+                frames: [{id: 'orange', theme: 'Food', rgb: '#f28c28'},
+                         {id: 'pink', theme: 'Toys and people', rgb: '#e75480'}],
             };
             const onto = structuredClone(base);
             onto.ply = 5; onto.turn = 5; onto.current_player = 1;
@@ -252,7 +263,8 @@ def test_explain_tells_moves_exchanges_goals_and_the_winner(page: Any, web: Live
             achieved.displayed = [[card('strawberry', 'orange', ['Lr', 'Mr', 'Sg'])], []];
             const won = structuredClone(achieved);
             won.is_over = true; won.winner = 0; won.end = 'goal';
-            won.displayed = [[1, 2, 3, 4, 5].map((k) => card('g' + k, 'orange', ['Lr', 'Mr', 'Sg'])), []];
+            won.displayed = [
+                [1, 2, 3, 4, 5].map((k) => card('g' + k, 'orange', ['Lr', 'Mr', 'Sg'])), []];
             const drawn = structuredClone(botMoved);
             drawn.is_over = true; drawn.end = 'turn-limit';
             return {
@@ -285,11 +297,14 @@ def test_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
                 const b = await import('/static/boards/pyramideto.js');
                 const card = (id, frame) => ({id, name: id, frame, tower: ['Lr', 'Mr', 'Sg']});
                 const v = {
-                    names: ['Anastasia Papadopoulou', 'Bot (greedy)', 'Bartholomew', 'Zé'], winner: 0, end: 'goal',
+                    names: ['Anastasia Papadopoulou', 'Bot (greedy)', 'Bartholomew', 'Zé'],
+                    winner: 0, end: 'goal',
                     ranking: [1, 2, 3, 3], is_over: true,
-                    displayed: [[card('a', 'orange'), card('b', 'purple'), card('c', 'teal'), card('d', 'brown')],
+                    displayed: [[card('a', 'orange'), card('b', 'purple'), card('c', 'teal'),
+                                 card('d', 'brown')],
                                 [card('e', 'pink'), card('f', 'orange')], [card('g', 'teal')], []],
-                    frames: [{id: 'orange', rgb: '#f28c28'}, {id: 'purple', rgb: '#8e44ad'}, {id: 'teal', rgb: '#16a085'},
+                    frames: [{id: 'orange', rgb: '#f28c28'}, {id: 'purple', rgb: '#8e44ad'},
+                             {id: 'teal', rgb: '#16a085'},
                              {id: 'brown', rgb: '#8b5a2b'}, {id: 'pink', rgb: '#e75480'}],
                 };
                 const box = document.createElement('dialog');
@@ -298,7 +313,8 @@ def test_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
                 box.append(b.summary(v));
                 box.showModal();
                 const r = box.querySelector('.pyramideto-breakdown').getBoundingClientRect();
-                return {right: r.right, page: document.documentElement.scrollWidth, text: box.innerText};
+                return {right: r.right, page: document.documentElement.scrollWidth,
+                        text: box.innerText};
             }"""
         )
         assert sizes["right"] <= 390 and sizes["page"] <= 390

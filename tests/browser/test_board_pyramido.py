@@ -37,9 +37,8 @@ def open_room(page: Any, web: LiveServer, seed: int = 5) -> None:
     token = room["seats"][0]["token"]
     page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
     page.wait_for_selector(".pyramido-board svg.market")
-    # until index.html links the board's stylesheet
-    if not page.evaluate(f"!!document.querySelector('link[href$=\"{CSS.split('/')[-1]}\"]')"):
-        page.add_style_tag(url=CSS)
+    # the app links the board's own style sheet by convention (boards/<game>.css)
+    assert page.evaluate(f"!!document.querySelector('link[href=\"{CSS}\"]')")
     page.wait_for_selector("#turn:text('Your move')")
 
 

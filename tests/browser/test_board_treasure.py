@@ -16,7 +16,7 @@ if not CHROMIUM.exists():
 
 pytestmark = pytest.mark.timeout(180)
 
-CSS = "/static/boards/treasure.css"
+CSS = "/static/boards/pyramido-treasure.css"
 
 
 def open_room(page: Any, web: LiveServer, seed: int = 3) -> None:
@@ -29,8 +29,8 @@ def open_room(page: Any, web: LiveServer, seed: int = 3) -> None:
     token = room["seats"][0]["token"]
     page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
     page.wait_for_selector(".treasure-board svg.treasure")
-    if not page.evaluate("!!document.querySelector('link[href$=\"treasure.css\"]')"):
-        page.add_style_tag(url=CSS)  # until index.html links the board's stylesheet
+    # the app links the board's own style sheet by convention (boards/<game>.css)
+    assert page.evaluate(f"!!document.querySelector('link[href=\"{CSS}\"]')")
     page.wait_for_selector("#turn:text('Your move')")
 
 
@@ -169,7 +169,7 @@ def play_views() -> dict[str, Any]:
 
 
 RENDER = """async ([data, seat]) => {
-    const board = await import('/static/boards/treasure.js');
+    const board = await import('/static/boards/pyramido-treasure.js');
     let root = document.getElementById('tr-test');
     if (!root) { root = document.createElement('div'); root.id = 'tr-test'; root.className = 'board';
                  document.querySelector('main').prepend(root); }

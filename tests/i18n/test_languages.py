@@ -52,9 +52,10 @@ def test_unknown_language_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_each_language_speaks_its_own_words(lang: str) -> None:
-    tr = translator(lang)
-    assert tr.gettext("Your move") != "Your move"
-    assert tr.ngettext("{n} player", "{n} players", 3) != "3 players"
+    web = translator(lang, "web")
+    assert web.gettext("Your move") != "Your move"
+    assert web.ngettext("{n} player", "{n} players", 3) != "3 players"
+    assert translator(lang).name("treasure", "sacred-dog") != "sacred dog"
 
 
 def test_numbers_and_places_are_formatted_for_the_locale() -> None:
@@ -65,7 +66,7 @@ def test_numbers_and_places_are_formatted_for_the_locale() -> None:
 
 
 def test_czech_plural_has_three_forms() -> None:
-    tr = translator("cs")
+    tr = translator("cs", "web")
     one, few, many = (tr.ngettext("{n} player", "{n} players", n) for n in (1, 3, 7))
     assert len({one.split()[-1], few.split()[-1], many.split()[-1]}) == 3
 

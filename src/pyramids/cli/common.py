@@ -1,19 +1,33 @@
-"""Small helpers shared by every ``pyramids`` command: one console, one error style."""
+"""Small helpers shared by every ``pyramids`` command: one console, one error style, languages.
+
+Nothing heavy is imported at module level: ``pyramids --help`` imports this
+module, and its start-up budget (150 ms) leaves no room for Rich or Babel
+before a command actually needs them.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
     from pyramids.i18n import Translator
 
-console = Console()
-
 _language: list[str] = []
+_console: list[Console] = []
+
+
+def get_console() -> Console:
+    """The one Rich console of the process (made on first use, so start-up stays light)."""
+    if not _console:
+        from rich.console import Console
+
+        _console.append(Console())
+    return _console[0]
 
 
 def set_language(lang: str | None) -> str:
@@ -39,16 +53,26 @@ def _(message: str, /, **params: Any) -> str:
     return tr().gettext(message, **params)
 
 
-def reason(err: Exception) -> str:
-    """An error's sentence in the terminal's language (engine errors are translated)."""
+def reason(err: BaseException) -> str:
+    """An error's sentence in the terminal's language (engine errors are translated).
+
+    An ``OSError`` reads as the system's own words for it (``No such file or
+    directory``) rather than Python's ``[Errno 2] ...`` form.
+    """
     from pyramids.engine.errors import PyramidsError
 
-    return tr().error(err) if isinstance(err, PyramidsError) else str(err)
+    if isinstance(err, PyramidsError):
+        return tr().error(err)
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err)
 
 
 def fail(message: str) -> typer.Exit:
     """Print ``Error: message`` in red (unwrapped, so it can be grepped) and return exit 2."""
-    console.print(f"[red]{_('Error:')}[/] {message}", soft_wrap=True)
+    from rich.markup import escape
+
+    get_console().print(f"[red]{_('Error:')}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -69,10 +93,51 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def progress_bar() -> Progress:
     """The progress bar of long commands (simulate, arena, solve): bar, count, time left."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
     return Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=get_console(),
     )
+
+
+def fit_tables(
+    title: str,
+    key: tuple[str, list[str]],
+    columns: list[tuple[str, list[str], bool]],
+    width: int,
+) -> list[Any]:
+    """Rich tables showing ``columns`` beside the ``key`` column, split to fit ``width``.
+
+    Why split rather than let Rich squeeze: a squeezed column cuts its cells with
+    ``…`` and a number cut short reads as another number. Each column is
+    ``(header, cells, right-aligned)``; the key column (the row names) repeats
+    in every table, and columns keep their order.
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    measure = Console(width=10_000)
+
+    def build(cols: list[tuple[str, list[str], bool]], heading: str | None) -> Table:
+        table = Table(title=heading, box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+        table.add_column(key[0], style="bold", no_wrap=True)
+        for header, _cells, right in cols:
+            table.add_column(header, justify="right" if right else "left", no_wrap=True)
+        for i, name in enumerate(key[1]):
+            table.add_row(name, *(cells[i] for _h, cells, _r in cols))
+        return table
+
+    def fits(cols: list[tuple[str, list[str], bool]]) -> bool:
+        return measure.measure(build(cols, None)).maximum <= width
+
+    groups: list[list[tuple[str, list[str], bool]]] = [[]]
+    for col in columns:
+        if groups[-1] and not fits([*groups[-1], col]):
+            groups.append([])
+        groups[-1].append(col)
+    return [build(g, title if i == 0 else None) for i, g in enumerate(groups)]

@@ -1,33 +1,36 @@
-"""The ``pyramids`` command: play, replay, simulate, and list games and agents."""
+"""The ``pyramids`` command: play, replay, simulate, and list games and agents.
+
+This module only declares the commands. Each command imports what it needs
+inside its body, so that ``pyramids --help`` (and a mistyped option) answers
+without loading Rich, Babel, the games or the AI: the start-up budget is
+150 ms (``make bench ARGS=cli_startup``; figures in docs/performance.md).
+Help is plain Click formatting for the same reason (Typer's Rich help alone
+imports Markdown and costs about 90 ms), and it shows boolean flags as flags.
+"""
 
 from __future__ import annotations
 
-import importlib
-import json
-import os
-import statistics
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from pyramids.ai.registry import AGENTS, UnknownAgent, agent_names, make_agent
-from pyramids.cli.common import console, fail, parse_options, progress_bar, set_language
-from pyramids.cli.play import Seat, Session, run_session
-from pyramids.cli.render import game_hooks
-from pyramids.engine.errors import PyramidsError, RecordError
-from pyramids.engine.records import replay as replay_record
-from pyramids.engine.records import save_record
-from pyramids.engine.registry import all_games, get_game
-from pyramids.engine.rng import Rng
-from pyramids.engine.state import State
+from pyramids import __version__
+from pyramids.cli.common import fail, set_language
 
 app = typer.Typer(
     help="Pyramids: four table games that share a name. Play, replay, simulate.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_show_locals=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"pyramids {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -41,6 +44,12 @@ def _choose_language(
             metavar="LANG",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_show_version, is_eager=True
+        ),
+    ] = False,
 ) -> None:
     try:
         set_language(lang)
@@ -48,252 +57,148 @@ def _choose_language(
         raise fail(str(e)) from None
 
 
-def _new_seed() -> int:
-    return int.from_bytes(os.urandom(4), "big")
-
-
 @app.command("games")
-def games_cmd() -> None:
-    """List the games, their player counts and variant options."""
-    table = Table(title="Games")
-    table.add_column("id", style="bold")
-    table.add_column("players")
-    table.add_column("what")
-    table.add_column("options (default)")
-    for g in all_games():
-        players = (
-            str(g.min_players)
-            if g.min_players == g.max_players
-            else f"{g.min_players}-{g.max_players}"
-        )
-        opts = "\n".join(f"{o.name}={o.default}" for o in g.options)
-        table.add_row(g.id, players, g.summary, opts)
-    console.print(table)
+def games_cmd(
+    game: Annotated[
+        str | None, typer.Argument(help="one game: its options explained", metavar="GAME")
+    ] = None,
+) -> None:
+    """List the games, or explain one game's variant options."""
+    from pyramids.cli.listing import game_details, games_table
+
+    if game is None:
+        games_table()
+    else:
+        game_details(game)
 
 
 @app.command("agents")
 def agents_cmd(
-    game: Annotated[str | None, typer.Argument(help="only agents for this game")] = None,
+    game: Annotated[
+        str | None, typer.Argument(help="only agents for this game", metavar="GAME")
+    ] = None,
 ) -> None:
     """List the AI agents by name and the games they play."""
-    table = Table(title="Agents")
-    table.add_column("name", style="bold")
-    table.add_column("games")
-    for name in agent_names(game):
-        games = AGENTS[name]
-        table.add_row(name, "all" if "*" in games else ", ".join(games))
-    console.print(table)
+    from pyramids.cli.listing import agents_table
+
+    agents_table(game)
 
 
 @app.command("play")
 def play_cmd(
-    game: Annotated[str, typer.Argument(help="game id, see `pyramids games`")] = "piramides",
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    bots: Annotated[int, typer.Option(help="how many seats (the last ones) bots play")] = 0,
+    game: Annotated[
+        str, typer.Argument(help="game id, see `pyramids games`", metavar="GAME")
+    ] = "piramides",
+    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
+    bots: Annotated[
+        int, typer.Option(help="how many seats (the last ones) bots play", metavar="N")
+    ] = 0,
     agent: Annotated[
-        str, typer.Option(help="agent for the bots, see `pyramids agents`")
+        str, typer.Option(help="agent for the bots, see `pyramids agents`", metavar="AGENT")
     ] = "greedy",
-    seed: Annotated[int | None, typer.Option(help="seed of the game (random if omitted)")] = None,
-    deal: Annotated[int | None, typer.Option(help="deal number (same as --seed)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="seed of the game (random if omitted)", metavar="N")
+    ] = None,
+    deal: Annotated[int | None, typer.Option(help="deal number (same as --seed)", metavar="N")] = None,
     face_down: Annotated[
         bool, typer.Option("--face-down", help="piramides: covered cards face down")
     ] = False,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", help="variant option name=value (see `pyramids games GAME`)"
+        ),
     ] = None,
-    save: Annotated[Path | None, typer.Option(help="save the record here at the end")] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="save the record here when the game ends or is left", metavar="FILE"),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="go on with a saved game (saved back to the same file unless --save)",
+            metavar="FILE",
+        ),
+    ] = None,
     solvable: Annotated[
         bool, typer.Option("--solvable", help="piramides: deal only winnable deals")
     ] = False,
 ) -> None:
     """Play a game in the terminal (type `help` during the game)."""
-    try:
-        g = get_game(game)
-    except PyramidsError as e:
-        raise fail(str(e)) from None
-    n = players if players is not None else max(g.min_players, min(2, g.max_players))
-    if bots < 0 or bots > n:
-        raise fail(f"--bots must be between 0 and {n}")
-    variant = parse_options(option or [])
-    if face_down:
-        variant["face_down"] = True
-    chosen = deal if deal is not None else seed
-    if chosen is None:
-        chosen = _new_seed()
-    hooks = game_hooks(game)
-    try:
-        state = g.new(players=n, seed=chosen, **variant)
-        if solvable:
-            if game != "piramides":
-                raise fail("--solvable is for piramides only")
-            from pyramids.solver.solvable import solvable_game
+    from pyramids.cli.start import PlayRequest, start_play
 
-            state, numbers = solvable_game(chosen, state.variant)
-            console.print(f"Winnable deals: {', '.join(map(str, numbers))}")
-        seats = [Seat(f"Player {i + 1}") for i in range(n - bots)]
-        seats += [Seat(f"Bot {i + 1}", make_agent(agent, game)) for i in range(bots)]
-    except (PyramidsError, ValueError) as e:
-        raise fail(str(e)) from None
-    state.names = tuple(s.name for s in seats)
-    console.print(f"[bold]{g.title}[/] — seed/deal {chosen}. Type [bold]help[/] for commands.")
-    session = Session(
-        state=state,
-        seats=seats,
-        console=console,
-        render=hooks.render,
-        summary=hooks.summary,
-        describe=hooks.describe,
-        rng=Rng(chosen ^ 0x5EED),
-        extra_commands=dict(hooks.commands),
-        save_to=save,
+    start_play(
+        PlayRequest(
+            game=game,
+            players=players,
+            bots=bots,
+            agent=agent,
+            seed=deal if deal is not None else seed,
+            face_down=face_down,
+            options=option or [],
+            save=save,
+            resume=resume,
+            solvable=solvable,
+        )
     )
-    run_session(session)
 
 
 @app.command("replay")
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)", metavar="FILE")],
     as_json: Annotated[
         bool, typer.Option("--json", help="print only the final result as JSON")
     ] = False,
-    step: Annotated[bool, typer.Option(help="wait for Enter after each move")] = False,
+    boards: Annotated[bool, typer.Option("--boards", help="draw the board after each move")] = False,
+    step: Annotated[
+        bool, typer.Option("--step", help="with --boards: wait for Enter after each move")
+    ] = False,
 ) -> None:
-    """Re-check a record move by move and show it (or print its result)."""
-    try:
-        final = replay_record(file)
-    except RecordError as e:
-        raise fail(f"invalid record {file}: {e}") from None
-    if as_json:
-        result = {
-            "game": final.game.id,
-            "moves": final.ply,
-            "over": final.is_over,
-            "scores": final.scores(),
-            "ranking": final.ranking() if final.is_over else None,
-        }
-        typer.echo(json.dumps(result))
-        return
-    hooks = game_hooks(final.game.id)
-    record = json.loads(file.read_text(encoding="utf-8"))
-    state = final.game.from_setup(record["setup"], final.players, final.variant)
-    state.names = final.names
-    state._forced = [(c["ply"], c["choices"], c["outcome"]) for c in record.get("chance", [])]
-    viewer: int | None = 0 if final.players == 1 else None
-    console.print(hooks.render(state.view(viewer)))
-    for i, text in enumerate(record["moves"], 1):
-        mover = state.current_player
-        state.play(state.parse_move(text))
-        who = state.names[mover] if mover is not None else "?"
-        console.rule(f"move {i}: {who} plays {text}")
-        console.print(hooks.render(state.view(viewer)))
-        if step:
-            input("Enter for the next move ")
-    final_view = state.view(viewer)
-    console.print(hooks.summary(final_view) if hooks.summary else "")
+    """Re-check a record move by move: its moves and result (boards with --boards)."""
+    from pyramids.cli.replaying import replay_file
+
+    replay_file(file, as_json=as_json, boards=boards or step, step=step)
 
 
 @app.command("simulate")
 def simulate_cmd(
-    game: Annotated[str, typer.Argument(help="game id")],
-    games: Annotated[int, typer.Option(help="number of games")] = 100,
-    agent: Annotated[str, typer.Option(help="agent for every seat, or a,b,c per seat")] = "random",
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    seed: Annotated[int, typer.Option(help="first seed; game k uses seed+k")] = 0,
-    records: Annotated[Path | None, typer.Option(help="folder to save every record in")] = None,
+    game: Annotated[str, typer.Argument(help="game id", metavar="GAME")],
+    games: Annotated[int, typer.Option(help="number of games", metavar="N")] = 100,
+    agent: Annotated[
+        str, typer.Option(help="agent for every seat, or a,b,c per seat", metavar="AGENTS")
+    ] = "random",
+    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
+    seed: Annotated[int, typer.Option(help="first seed; game k uses seed+k", metavar="N")] = 0,
+    records: Annotated[
+        Path | None, typer.Option(help="folder to save every record in", metavar="DIR")
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
     ] = None,
 ) -> None:
     """Play many games between agents and summarise the scores."""
-    try:
-        g = get_game(game)
-        n = players if players is not None else g.min_players
-        g.check_players(n)
-        names = agent.split(",")
-        if len(names) == 1:
-            names = names * n
-        if len(names) != n:
-            raise fail(f"--agent lists {len(names)} agents for {n} players")
-        agents = [make_agent(a, game) for a in names]
-        variant = parse_options(option or [])
-        g.resolve_variant(variant)
-    except (PyramidsError, UnknownAgent, ValueError) as e:
-        raise fail(str(e)) from None
-    if games < 1:
-        raise fail("--games must be at least 1")
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-    hooks = game_hooks(game)
-    scores: list[list[int]] = [[] for _ in range(n)]
-    wins = [0] * n
-    extra: dict[str, list[float]] = {}
-    with progress_bar() as progress:
-        task = progress.add_task(f"{game}", total=games)
-        for k in range(games):
-            state: State[Any] = g.new(players=n, seed=seed + k, **variant)
-            rng = Rng(seed + k)
-            while not state.is_over:
-                p = state.current_player
-                assert p is not None
-                state.play(agents[p].choose(state, rng))
-            for p, s in enumerate(state.scores()):
-                scores[p].append(s)
-            for p in state.winners():
-                wins[p] += 1
-            if hooks.stats is not None:
-                for key, value in hooks.stats(state.view(None)).items():
-                    extra.setdefault(key, []).append(value)
-            if records is not None:
-                save_record(state, records / f"{game}-{seed + k}.json")
-            progress.advance(task)
-    table = Table(title=f"{games} games of {game}")
-    table.add_column("seat")
-    table.add_column("agent")
-    table.add_column("mean", justify="right")
-    table.add_column("median", justify="right")
-    table.add_column("min", justify="right")
-    table.add_column("max", justify="right")
-    if n > 1:
-        table.add_column("wins", justify="right")
-    for p in range(n):
-        row = [
-            str(p),
-            names[p],
-            f"{statistics.fmean(scores[p]):.1f}",
-            f"{statistics.median(scores[p]):g}",
-            str(min(scores[p])),
-            str(max(scores[p])),
-        ]
-        if n > 1:
-            row.append(f"{wins[p]} ({100 * wins[p] / games:.0f}%)")
-        table.add_row(*row)
-    console.print(table)
-    if extra:
-        t2 = Table(title="Per-game statistics")
-        t2.add_column("statistic")
-        t2.add_column("mean", justify="right")
-        t2.add_column("median", justify="right")
-        t2.add_column("max", justify="right")
-        for key, values in extra.items():
-            t2.add_row(
-                key,
-                f"{statistics.fmean(values):.2f}",
-                f"{statistics.median(values):g}",
-                f"{max(values):g}",
-            )
-        console.print(t2)
+    from pyramids.cli.simulating import simulate
+
+    simulate(game, games, agent, players, seed, records, option or [])
 
 
-#: Commands defined in modules of their own; each module has ``register(app)``.
-#: Add one line per module (e.g. "pyramids.cli.cmd_serve").
+#: Commands defined in modules of their own; each module has ``register(app)``
+#: and imports only Typer at module level (the work is imported inside the command).
 COMMAND_MODULES: list[str] = [
     "pyramids.cli.cmd_serve",
     "pyramids.cli.cmd_arena",
     "pyramids.cli.cmd_solve",
 ]
 
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module).register(app)
+
+def _register() -> None:
+    import importlib
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(app)
+
+
+_register()
 
 
 def main() -> None:

@@ -1,38 +1,47 @@
 """Terminal play for every game: humans, bots and hot-seat around one screen.
 
-The loop only uses the engine contract and the game's renderer, so every
-registered game gets undo, move lists, saving and clear errors for free.
+The loop only uses the engine contract and the game's terminal hooks
+(:mod:`pyramids.cli.render`), so every registered game gets the same commands,
+numbered move lists, saving, undo where it is fair, and events told in words.
+
+Every line the player types goes through one table (:data:`COMMANDS` plus the
+game's own commands): a word found there is a command, a bare number plays
+from the numbered list, an empty line redraws the board, and anything else is
+read as a move in the game's notation. Nothing is special-cased beside it, so
+``help`` lists exactly what the loop accepts.
+
+Two promises shape the code: a game is never lost (a save that fails says
+why and the game goes on; ``--save`` is honoured however the game is left),
+and the screen never shows a seat more than it may know (hot-seat hand-over
+clears the scrollback too; what is told of other players' moves comes from
+the spectator's view).
 """
 
 from __future__ import annotations
 
-import sys
+import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from rich.console import Console, RenderableType
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from pyramids.ai.base import Agent
 from pyramids.cli.common import _, reason, tr
+from pyramids.cli.lineedit import LineReader
+from pyramids.cli.render import GameHooks
 from pyramids.engine.errors import IllegalMove, PyramidsError
-from pyramids.engine.records import save_record
+from pyramids.engine.records import make_record
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
-from pyramids.i18n import N_
 
-HELP = N_(
-    "Type a move in the game's notation, or:\n"
-    "  moves | m       list the legal moves, numbered; then type a number to play one\n"
-    "  <number>        play that move of the list\n"
-    "  undo | u        take back your last move (and the bot moves after it)\n"
-    "  save FILE       save the game record so far as JSON\n"
-    "  help | ?        this text\n"
-    "  quit | q        leave the game"
-)
+#: clear the screen and the terminal's scrollback (ESC[3J), cursor home
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
 
 
 @dataclass
@@ -43,25 +52,592 @@ class Seat:
     agent: Agent | None = None
 
 
+class Command(NamedTuple):
+    """One entry of the command table: its names, how it is typed, what it does."""
+
+    names: tuple[str, ...]
+    usage: str  # message id, e.g. "save FILE"
+    summary: str  # message id
+    run: Callable[[Session, str], None]
+
+
 @dataclass
 class Session:
-    """One terminal game in progress, with its undo history."""
+    """One terminal game in progress: the state, the seats and what the screen has shown.
+
+    ``generation`` counts every change of position (a move by anyone, an undo):
+    a numbered list remembers the generation it was made in, so a number typed
+    after the position changed is refused instead of playing another move.
+    ``told`` is the public story of the game (moves as the table sees them,
+    events), and ``seen`` how much of it each seat has been shown, so that a
+    hot-seat player who gets the screen back reads what happened meanwhile.
+    """
 
     state: State[Any]
     seats: list[Seat]
     console: Console
-    render: Callable[[dict[str, Any]], RenderableType]
-    summary: Callable[[dict[str, Any]], RenderableType] | None
+    hooks: GameHooks
     rng: Rng
-    describe: Callable[[dict[str, Any], str], str] | None = None
-    history: list[State[Any]] = field(default_factory=list)
-    extra_commands: dict[str, Callable[[Session, str], None]] = field(default_factory=dict)
+    game_id: str = ""
+    seed: int | None = None
     save_to: Path | None = None
+    reader: LineReader | None = None
+    undos: int = 0
+    history: list[State[Any]] = field(default_factory=list)
+    generation: int = 0
+    last_change: str = ""
     listed: list[Hashable] = field(default_factory=list)
+    listed_at: int | None = None
+    saved: tuple[Path, int] | None = None
+    leaving: bool = False
+    interrupted: bool = False
+    told: list[str] = field(default_factory=list)
+    seen: dict[int, int] = field(default_factory=dict)
+    facing: int | None = None
+    drawn_at: int | None = None
+    public: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.public:
+            self.public = self.state.view(None)
 
     @property
     def humans(self) -> list[int]:
+        """The seats people play, in seat order."""
         return [i for i, s in enumerate(self.seats) if s.agent is None]
+
+    @property
+    def undo_allowed(self) -> bool:
+        """Undo is fair only alone at the table: it then hides nothing from anyone else.
+
+        In a game of several players a take-back would let the mover see what the
+        others' replies revealed, or change a position they have already seen.
+        """
+        return self.state.players == 1
+
+    @property
+    def commands(self) -> dict[str, Command]:
+        """Every name the loop accepts, built-in and the game's own, mapped to its command."""
+        table: dict[str, Command] = {}
+        for cmd in (*COMMANDS, *self.game_commands()):
+            if cmd.names[0] == "undo" and not self.undo_allowed:
+                continue
+            for name in cmd.names:
+                table.setdefault(name, cmd)
+        return table
+
+    def game_commands(self) -> list[Command]:
+        """The game's extra commands (``hint``, ``floors``) as table entries."""
+        out = []
+        for name, fn in self.hooks.commands.items():
+            usage, summary = self.hooks.command_help.get(name, (name, ""))
+            out.append(Command((name,), usage, summary, _game_command(fn)))
+        return out
+
+    def read(self, prompt: str, *, remember: bool = True) -> str:
+        """A line from the player (``EOFError`` when input is closed)."""
+        if self.reader is None:
+            return input(prompt)
+        return self.reader.read(prompt, remember=remember)
+
+    def completions(self) -> list[str]:
+        """Every full line worth completing now: command names and the legal moves."""
+        lines = [n for n in self.commands if n.isalpha() and len(n) > 1]
+        if not self.state.is_over:
+            lines += [self.state.move_to_str(m) for m in self.state.legal_moves()]
+        return lines
+
+    def record(self) -> dict[str, Any]:
+        """The game's record, with the number of moves taken back when there were any."""
+        return make_record(self.state, undos=self.undos)
+
+
+def _game_command(fn: Callable[..., None]) -> Callable[[Session, str], None]:
+    def run(session: Session, argument: str) -> None:
+        fn(session, argument)
+
+    return run
+
+
+# -- telling what happens ------------------------------------------------------
+
+
+def tell(session: Session, text: str, *, style: str = "") -> None:
+    """Print a public line of the game's story and keep it for players away from the screen."""
+    session.told.append(text)
+    shown = escape(text)
+    session.console.print(f"[{style}]{shown}[/]" if style else shown)
+
+
+def after_move(session: Session, mover: int, text: str, *, echo: bool) -> None:
+    """Everything a move changes in the session: lists go stale, events are told.
+
+    ``text`` is the move as the table saw it. A human's own move is not echoed
+    (``echo=False``: the mover just typed it) but is kept for the others' recap.
+    """
+    session.generation += 1
+    session.last_change = "move"
+    before, after = session.public, session.state.view(None)
+    session.public = after
+    line = _("{player}: {move}", player=session.seats[mover].name, move=text)
+    if echo:
+        tell(session, line, style="cyan")
+    else:
+        session.told.append(line)
+    for event in session.hooks.events(before, after):
+        tell(session, event, style="bold")
+
+
+def public_text(session: Session, move: Hashable) -> str:
+    """A move about to be played, as the table may read it (an exchanged card stays secret)."""
+    text = session.state.move_to_str(move)
+    if session.hooks.describe is not None:
+        text = session.hooks.describe(session.public, text)
+    return " ".join(text.split())
+
+
+# -- the commands -------------------------------------------------------------
+
+
+def cmd_moves(session: Session, argument: str) -> None:
+    """List the legal moves, numbered, in columns that fill the screen's width."""
+    state = session.state
+    con = session.console
+    seat = state.current_player
+    session.listed = list(state.legal_moves())
+    session.listed_at = session.generation
+    view = state.view(seat)
+    entries = []
+    for i, m in enumerate(session.listed, 1):
+        text = state.move_to_str(m)
+        shown = session.hooks.describe(view, text) if session.hooks.describe else text
+        entry = Text(f"{i:>3}. ", style="dim")
+        entry.append(shown)
+        entries.append(entry)
+    count = len(entries)
+    con.print(tr().ngettext("{n} legal move:", "{n} legal moves:", count))
+    con.print(Columns(entries, column_first=True, padding=(0, 3)))
+    con.print(Text(_("Type a number to play that move."), style="dim"))
+
+
+def cmd_board(session: Session, argument: str) -> None:
+    """Draw the position again."""
+    draw(session)
+
+
+def cmd_help(session: Session, argument: str) -> None:
+    """This game's help: how to win, what to type now, the commands and the board key."""
+    session.console.print(help_text(session))
+
+
+def cmd_undo(session: Session, argument: str) -> None:
+    """Take back the last move (single-player games; the record counts every undo)."""
+    con = session.console
+    if not session.history:
+        con.print(f"[yellow]{escape(_('Nothing to undo.'))}[/]")
+        return
+    session.state = session.history.pop()
+    session.undos += 1
+    session.generation += 1
+    session.last_change = "undo"
+    session.public = session.state.view(None)
+    session.told.append(_("A move was taken back."))
+    con.print(f"[green]{escape(_('Move taken back.'))}[/]")
+    con.print(
+        Text(
+            tr().ngettext(
+                "Undo used {n} time in this game: its record and result will say so.",
+                "Undo used {n} times in this game: its record and result will say so.",
+                session.undos,
+            ),
+            style="dim",
+        )
+    )
+    draw(session)
+
+
+def cmd_save(session: Session, argument: str) -> None:
+    """Save the record so far; a file that cannot be written says why and the game goes on."""
+    con = session.console
+    if not argument:
+        con.print(f"[yellow]{escape(_('save needs a file name: save game.json'))}[/]")
+        return
+    save(session, Path(argument).expanduser())
+
+
+def cmd_quit(session: Session, argument: str) -> None:
+    """Leave the game; an unfinished game asks first, and ``--save`` still saves it."""
+    if session.state.is_over:
+        session.leaving = True
+        return
+    if session.save_to is not None:
+        question = _(
+            "The game is not over. Leave it? It will be saved to {path}.", path=session.save_to
+        )
+    elif session.saved is not None and session.saved[1] == session.generation:
+        question = _("The game is not over. Leave it? It is saved in {path}.", path=session.saved[0])
+    else:
+        question = _(
+            "The game is not over and not saved (type 'save FILE' first to keep it). Leave it?"
+        )
+    if ask_yes_no(session, question):
+        session.leaving = True
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        ("moves", "m", "list"),
+        "moves",
+        "list the legal moves, numbered; then type a number to play one",
+        cmd_moves,
+    ),
+    Command(
+        ("board", "b"), "board", "draw the position again (an empty line does the same)", cmd_board
+    ),
+    Command(("undo", "u"), "undo", "take back your last move (single-player games)", cmd_undo),
+    Command(("save",), "save FILE", "save the game record so far as JSON", cmd_save),
+    Command(("help", "h", "?"), "help", "this help", cmd_help),
+    Command(("quit", "q", "exit"), "quit", "leave the game (asks first if it is not over)", cmd_quit),
+)
+
+
+# -- moves ---------------------------------------------------------------------
+
+
+def play_number(session: Session, number: int) -> None:
+    """Play move ``number`` of the numbered list, unless the list is out of date."""
+    con = session.console
+    if session.listed_at is None:
+        message = _("There is no numbered list yet: type 'moves' to see one.")
+    elif session.listed_at != session.generation:
+        if session.last_change == "undo":
+            message = _("That list is out of date: a move was taken back since.")
+        else:
+            message = _("That list is out of date: a move was played since.")
+        message += " " + _("Type 'moves' for the list of this position.")
+    elif not 1 <= number <= len(session.listed):
+        message = _(
+            "No move number {n}: the list goes from 1 to {count}.",
+            n=number,
+            count=len(session.listed),
+        )
+    else:
+        play_human(session, session.listed[number - 1])
+        return
+    con.print(f"[red]{escape(message)}[/]")
+
+
+def play_text(session: Session, text: str) -> None:
+    """Read ``text`` as a move in the game's notation and play it."""
+    try:
+        move = session.state.parse_move(text)
+    except PyramidsError as e:
+        session.console.print(f"[red]{escape(reason(e))}[/]")
+        return
+    play_human(session, move)
+
+
+def play_human(session: Session, move: Hashable) -> None:
+    """Play a human's move; an illegal one is refused with the rule it breaks."""
+    state = session.state
+    mover = state.current_player
+    assert mover is not None
+    before = state.copy() if session.undo_allowed else None
+    try:
+        text = public_text(session, move)
+        state.play(move)
+    except IllegalMove as e:
+        session.console.print(f"[red]{escape(_('Illegal: {reason}', reason=reason(e)))}[/]")
+        return
+    except PyramidsError as e:
+        session.console.print(f"[red]{escape(reason(e))}[/]")
+        return
+    if before is not None:
+        session.history.append(before)
+    after_move(session, mover, text, echo=False)
+
+
+def play_bot(session: Session, seat: int) -> None:
+    """Let the bot of ``seat`` move and tell the table what it did (secrets stay secret)."""
+    state = session.state
+    agent = session.seats[seat].agent
+    assert agent is not None
+    move = agent.choose(state, session.rng)
+    text = public_text(session, move)
+    state.play(move)
+    session.history.clear()  # nothing before a bot's move may be taken back
+    after_move(session, seat, text, echo=True)
+
+
+# -- saving and asking ----------------------------------------------------------------
+
+
+def save(session: Session, path: Path) -> bool:
+    """Write the record to ``path``; on failure say why (the game is kept) and return False."""
+    con = session.console
+    try:
+        path.write_text(json.dumps(session.record(), indent=2) + "\n", encoding="utf-8")
+    except OSError as e:
+        message = _("Cannot save to {path}: {reason}.", path=str(path), reason=reason(e))
+        con.print(f"[red]{escape(message)}[/]")
+        if not session.state.is_over:
+            con.print(escape(_("The game goes on: try 'save' with another file name.")))
+        return False
+    session.saved = (path, session.generation)
+    con.print(f"[green]{escape(_('Record saved to {path}', path=str(path)))}[/]")
+    return True
+
+
+def ask_yes_no(session: Session, question: str) -> bool:
+    """A ``[y/N]`` question: only a yes is a yes, so a stray command never says yes.
+
+    End of input or Ctrl-C count as no.
+    """
+    prompt = f"{question} {_('[y/N]')} "
+    try:
+        answer = session.read(prompt, remember=False).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        session.console.print()
+        return False
+    yes = {"y", "yes", tr().pgettext("answer", "y").lower(), tr().pgettext("answer", "yes").lower()}
+    return answer in yes
+
+
+def ask_file(session: Session, default: str) -> Path | None:
+    """A file name, ``default`` on Enter; None on end of input or Ctrl-C."""
+    try:
+        answer = session.read(_("File name [{default}]: ", default=default), remember=False)
+    except (EOFError, KeyboardInterrupt):
+        session.console.print()
+        return None
+    return Path((answer.strip() or default)).expanduser()
+
+
+def default_file(session: Session) -> str:
+    """The suggested file name of a record: the game and its seed."""
+    seed = "" if session.seed is None else f"-{session.seed}"
+    return f"{session.game_id or session.state.game.id}{seed}.json"
+
+
+# -- the screen -------------------------------------------------------------------
+
+
+def draw(session: Session) -> None:
+    """Draw the position as the seat to move (or, once over, the first human) sees it."""
+    state = session.state
+    seat = state.current_player
+    if seat is None:
+        seat = session.humans[0] if session.humans else None
+    session.console.print(session.hooks.draw(state.view(seat)))
+    session.drawn_at = session.generation
+
+
+def hand_over(session: Session, seat: int) -> None:
+    """Give the screen to the human of ``seat``.
+
+    With several people at one screen and secrets to keep, the screen and its
+    scrollback are cleared (so the last hand cannot be scrolled back to), what
+    happened since this seat's last turn is told (public facts only), and the
+    loop waits until the next player is ready. Games without secrets (Pyramido)
+    only say whose turn it is.
+    """
+    con = session.console
+    several = len(session.humans) > 1
+    if several and session.hooks.hand_over:
+        if con.is_terminal:
+            con.file.write(CLEAR_ALL)
+            con.file.flush()
+        else:
+            con.rule()
+        recap(session, seat)
+        name = session.seats[seat].name
+        session.read(_("Pass the screen to {player}, then press Enter ", player=name), remember=False)
+        if con.is_terminal:
+            con.file.write(CLEAR_ALL)
+            con.file.flush()
+    elif several:
+        con.print(
+            Text(_("{player} to move.", player=session.seats[seat].name), style="bold cyan")
+        )
+    session.seen[seat] = len(session.told)
+    session.facing = seat
+
+
+def recap(session: Session, seat: int) -> None:
+    """What the table saw since ``seat`` last had the screen (its first turn: nothing)."""
+    if seat not in session.seen:
+        return
+    lines = session.told[session.seen[seat] :]
+    if not lines:
+        return
+    con = session.console
+    con.print(Text(_("Since your last turn:"), style="bold"))
+    for line in lines:
+        con.print(Text("  " + line))
+
+
+# -- help ------------------------------------------------------------------------------
+
+
+def help_text(session: Session) -> RenderableType:
+    """The per-game help: goal, what one may type now (real moves), commands, board key."""
+    state = session.state
+    hooks = session.hooks
+    seat = state.current_player
+    view = state.view(seat)
+    parts: list[RenderableType] = []
+    title = tr().lookup(f"game:{state.game.id}", state.game.title)
+    parts.append(Text(title, style="bold"))
+    if hooks.goal:
+        parts.append(Text(_("How to win: ") + _(hooks.goal)))
+    if not state.is_over:
+        legal = [state.move_to_str(m) for m in state.legal_moves()]
+        parts.append(Text("\n" + _("Moves you can type now, for example:"), style="bold"))
+        table = Table.grid(padding=(0, 3))
+        for text, meaning in hooks.examples(view, legal):
+            table.add_row(Text("  " + text, style="bold cyan"), Text(meaning))
+        parts.append(table)
+        parts.append(Text(_("Tab completes commands and moves."), style="dim"))
+    parts.append(Text("\n" + _("Commands:"), style="bold"))
+    table = Table.grid(padding=(0, 3))
+    seen: set[str] = set()
+    for cmd in session.commands.values():
+        if cmd.names[0] in seen:
+            continue
+        seen.add(cmd.names[0])
+        names = ", ".join(cmd.names[1:])
+        typed = _(cmd.usage) + (f"  ({names})" if names else "")
+        table.add_row(Text("  " + typed, style="cyan"), Text(_(cmd.summary)))
+    table.add_row(Text("  " + _("<number>"), style="cyan"), Text(_("play that move of the list")))
+    parts.append(table)
+    key = hooks.key(view)
+    if key:
+        parts.append(Text("\n" + _("On the board:"), style="bold"))
+        table = Table.grid(padding=(0, 3))
+        for symbol, meaning in key:
+            cell = symbol if isinstance(symbol, Text) else Text(str(symbol))
+            table.add_row(Text("  ") + cell, Text(meaning))
+        parts.append(table)
+    return Group(*parts)
+
+
+# -- the loop ---------------------------------------------------------------------
+
+
+def dispatch(session: Session, line: str) -> None:
+    """Run one typed line: a command of the table, a list number, a redraw, or a move."""
+    text = line.strip()
+    if not text:
+        draw(session)
+        return
+    if text.isdigit():
+        play_number(session, int(text))
+        return
+    word, _sep, rest = text.partition(" ")
+    command = session.commands.get(word.lower())
+    if command is not None:
+        command.run(session, rest.strip())
+        return
+    play_text(session, text)
+
+
+def play_loop(session: Session) -> None:
+    """Moves until the game ends or the players leave (Ctrl-C propagates to the caller)."""
+    while not session.state.is_over and not session.leaving:
+        state = session.state
+        seat = state.current_player
+        assert seat is not None
+        if session.seats[seat].agent is not None:
+            play_bot(session, seat)
+            continue
+        if session.facing != seat:
+            hand_over(session, seat)
+            draw(session)
+        elif session.drawn_at != session.generation:
+            draw(session)
+        try:
+            line = session.read(f"{session.seats[seat].name}> ")
+        except EOFError:
+            session.console.print("\n" + escape(_("Input closed: leaving the game.")))
+            session.leaving = True
+            break
+        dispatch(session, line)
+
+
+def run_session(session: Session) -> State[Any]:
+    """Play until the game ends or a human leaves; save as asked; return the final state."""
+    if session.reader is None:
+        session.reader = LineReader(session.completions)
+    try:
+        play_loop(session)
+    except KeyboardInterrupt:
+        session.console.print("\n" + escape(_("Interrupted: leaving the game.")))
+        session.interrupted = True
+    if session.state.is_over:
+        finish(session)
+    else:
+        leave(session)
+    return session.state
+
+
+def leave(session: Session) -> None:
+    """Leaving an unfinished game: ``--save`` saves it; otherwise say how to find it again."""
+    con = session.console
+    if session.save_to is not None:
+        while not save(session, session.save_to):
+            if session.interrupted or not _can_ask(session):
+                return
+            path = ask_file(session, default_file(session))
+            if path is None:
+                return
+            session.save_to = path
+        return
+    saved = session.saved is not None and session.saved[1] == session.generation
+    if session.state.ply and not saved and session.seed is not None:
+        con.print(
+            escape(
+                _(
+                    "The game was not saved. The same deal again: pyramids play {game} --seed {seed}",
+                    game=session.game_id or session.state.game.id,
+                    seed=session.seed,
+                )
+            )
+        )
+
+
+def finish(session: Session) -> None:
+    """The end: the final position, why the game ended, the result, and saving."""
+    con = session.console
+    draw(session)
+    final = session.state.view(session.humans[0] if session.humans else None)
+    con.print(Text(_("Game over: {why}.", why=session.hooks.ending(final)), style="bold"))
+    con.print(session.hooks.summary(final) if session.hooks.summary else scores_table(final))
+    if session.undos:
+        con.print(
+            Text(
+                tr().ngettext(
+                    "Played with undo: {n} move was taken back (the record says so).",
+                    "Played with undo: {n} moves were taken back (the record says so).",
+                    session.undos,
+                ),
+                style="yellow",
+            )
+        )
+    path = session.save_to
+    if path is None:
+        if not session.humans or session.interrupted:
+            return
+        if not ask_yes_no(session, _("Save the record of this game?")):
+            return
+        path = ask_file(session, default_file(session))
+    while path is not None and not save(session, path):
+        if not _can_ask(session):
+            return
+        path = ask_file(session, default_file(session))
+
+
+def _can_ask(session: Session) -> bool:
+    return bool(session.humans)
 
 
 def scores_table(view: dict[str, Any]) -> Table:
@@ -79,113 +655,29 @@ def scores_table(view: dict[str, Any]) -> Table:
     return table
 
 
-def run_session(session: Session, read: Callable[[str], str] = input) -> State[Any]:
-    """Play until the game ends or a human quits; return the final state."""
-    con = session.console
-    state = session.state
-    shown_for: int | None = -1
-    drawn_at: int | None = None  # ply of the board last drawn, to redraw only on change
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        agent = session.seats[seat].agent
-        if agent is not None:
-            move = agent.choose(state, session.rng)
-            text = state.move_to_str(move)
-            # Told as the table sees it: a bot's secret (an exchanged card) stays secret.
-            if session.describe is not None:
-                text = session.describe(state.view(None), text)
-            state.play(move)
-            con.print(f"[cyan]{session.seats[seat].name}[/]: [bold]{escape(text)}[/]")
-            continue
-        if len(session.humans) > 1 and shown_for != seat:
-            # Hot-seat: hide the previous player's hand until the next one is ready.
-            con.clear()
-            read(
-                _("Pass the screen to {player}, then press Enter ", player=session.seats[seat].name)
-            )
-        if shown_for != seat or drawn_at != state.ply:
-            con.print(session.render(state.view(seat)))
-            drawn_at = state.ply
-        shown_for = seat
-        try:
-            line = read(f"{session.seats[seat].name}> ").strip()
-        except EOFError:
-            con.print("\n" + _("Input closed: leaving the game."))
-            break
-        if not line:
-            continue
-        word, _sep, rest = line.partition(" ")
-        lw = word.lower()
-        if lw in ("q", "quit", "exit"):
-            break
-        if lw in ("?", "h", "help"):
-            con.print(escape(_(HELP)))
-            for name, fn in session.extra_commands.items():
-                con.print(f"  {name:<15} {(fn.__doc__ or '').strip().splitlines()[0]}")
-            continue
-        if lw in ("m", "moves", "l", "list"):
-            session.listed = list(state.legal_moves())
-            view = state.view(seat)
-            for i, m in enumerate(session.listed, 1):
-                text = state.move_to_str(m)
-                shown = session.describe(view, text) if session.describe else text
-                con.print(f"  {i:>3}. {escape(shown)}")
-            continue
-        if lw in ("u", "undo"):
-            if not session.history:
-                con.print(f"[yellow]{_('Nothing to undo.')}[/]")
-            else:
-                state = session.state = session.history.pop()
-                drawn_at = None
-                con.print(f"[green]{_('Move taken back.')}[/]")
-            continue
-        if lw == "save":
-            if not rest:
-                con.print(f"[yellow]{_('save needs a file name: save game.json')}[/]")
-            else:
-                save_record(state, Path(rest))
-                con.print(f"[green]{escape(_('Record saved to {path}', path=rest))}[/]")
-            continue
-        if lw in session.extra_commands:
-            session.extra_commands[lw](session, rest)
-            continue
-        try:
-            if line.isdigit():
-                listed = session.listed or state.legal_moves()
-                k = int(line)
-                if not 1 <= k <= len(listed):
-                    no_such = _("No move number {n}: type 'moves' to see the list.", n=k)
-                    con.print(f"[red]{escape(no_such)}[/]")
-                    continue
-                move = listed[k - 1]
-            else:
-                move = state.parse_move(line)
-            before = state.copy()
-            state.play(move)
-        except IllegalMove as e:
-            con.print(f"[red]{escape(_('Illegal: {reason}', reason=reason(e)))}[/]")
-            continue
-        except PyramidsError as e:
-            con.print(f"[red]{escape(reason(e))}[/]")
-            continue
-        session.history.append(before)
-        session.listed = []
-    session.state = state
-    if state.is_over:
-        final = state.view(session.humans[0] if session.humans else None)
-        con.print(session.render(final))
-        con.print(f"[bold]{_('Game over.')}[/]")
-        con.print(session.summary(final) if session.summary else scores_table(final))
-        if session.save_to is not None:
-            save_record(state, session.save_to)
-            con.print(escape(_("Record saved to {path}", path=str(session.save_to))))
-        elif session.humans and sys.stdin.isatty():
-            try:
-                answer = read(_("Save the record? File name (Enter to skip): ")).strip()
-            except EOFError:
-                answer = ""
-            if answer:
-                save_record(state, Path(answer))
-                con.print(escape(_("Record saved to {path}", path=answer)))
-    return state
+def new_session(
+    state: State[Any],
+    seats: list[Seat],
+    hooks: GameHooks,
+    console: Console,
+    *,
+    seed: int | None,
+    save_to: Path | None,
+    undos: int = 0,
+    reader: LineReader | None = None,
+) -> Session:
+    """A session ready to run; the bots' random stream is seeded from the game's seed."""
+    base = seed if seed is not None else 0
+    return Session(
+        state=state,
+        seats=seats,
+        console=console,
+        hooks=hooks,
+        rng=Rng(base ^ 0x5EED),
+        game_id=state.game.id,
+        seed=seed,
+        save_to=save_to,
+        reader=reader,
+        undos=undos,
+    )
+

@@ -28,8 +28,15 @@ FORMAT = "pyramids-record"
 FORMAT_VERSION = 1
 
 
-def make_record(state: State[Any]) -> dict[str, Any]:
-    """The record of ``state`` (see :meth:`State.record`)."""
+def make_record(state: State[Any], *, undos: int = 0) -> dict[str, Any]:
+    """The record of ``state`` (see :meth:`State.record`).
+
+    ``undos`` is how many moves a face took back while the game was played.
+    Why a record says so: a take-back shows what was hidden (the next stock
+    card), so a score made with undo is not comparable with one made without.
+    It is written only when non-zero, so records of games without undo stay
+    exactly as before.
+    """
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -51,6 +58,8 @@ def make_record(state: State[Any]) -> dict[str, Any]:
         "scores": state.scores(),
         "ranking": state.ranking() if state.is_over else None,
     }
+    if undos:
+        record["undos"] = undos
     return record
 
 
@@ -142,6 +151,8 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
             raise RecordError("setup", "does not match the deal of seed {seed}", seed=seed)
         state._rng = rng
         state.seed = seed
+    if "undos" in record and (_need(record, "undos", int) < 0):
+        raise RecordError("undos", "must not be negative")
     chance = _need(record, "chance", list) if "chance" in record else []
     forced: list[tuple[int, int, int]] = []
     for i, entry in enumerate(chance):
@@ -204,6 +215,7 @@ def _check_result(state: State[Any], result: Any) -> None:
         )
 
 
-def save_record(state: State[Any], path: Path) -> None:
-    """Write ``state.record()`` to ``path`` as indented JSON."""
-    path.write_text(json.dumps(state.record(), indent=2) + "\n", encoding="utf-8")
+def save_record(state: State[Any], path: Path, *, undos: int = 0) -> None:
+    """Write the record of ``state`` (with its ``undos``, see :func:`make_record`) as JSON."""
+    record = make_record(state, undos=undos) if undos else state.record()
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

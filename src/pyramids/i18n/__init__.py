@@ -11,9 +11,10 @@ engine reasons, names of things inside the games) and ``web`` for the
 browser app, which reads it as JSON from the server
 (:func:`pyramids.i18n.web.catalog_json`).
 
->>> tr = translator("es")
->>> tr.gettext("Your move")
-'Tu turno'
+>>> translator("en").name("treasure", "sacred-dog")
+'sacred dog'
+>>> translator("es").name("treasure", "sacred-dog") != "sacred dog"
+True
 >>> negotiate("fi-FI,fi;q=0.9,en;q=0.5")
 'fi'
 """

@@ -57,7 +57,9 @@ def catalog_json(lang: str) -> dict[str, Any]:
             messages[key] = list(msg.string) if isinstance(msg.string, tuple | list) else msg.string
         categories = plural_categories(lang, catalog.plural_expr)
     from pyramids.engine import names
+    from pyramids.engine.registry import all_games
 
+    all_games()  # each game registers its names when it is imported
     tr = translator(lang)
     return {
         "lang": lang,

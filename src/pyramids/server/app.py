@@ -98,6 +98,7 @@ def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
         ],
         "bots": bot_choices(g.id),
         "board": board_module(g.id),
+        "board_css": (WEB_DIR / "boards" / f"{g.id}.css").is_file(),
         # Whether seats hold secrets from each other: then a shared screen is covered
         # between turns (in Pyramido everything on the table is seen by all).
         "secrets": g.id != "pyramido",
@@ -106,19 +107,12 @@ def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
     }
 
 
-#: board modules whose file is not yet named after the game id (to be renamed)
-_BOARD_ALIASES = {"pyramido-treasure": "treasure"}
-
-
 def board_module(game_id: str) -> str | None:
     """The web board of a game, found by convention: ``web/boards/<game id>.js``.
 
     ``None`` means the page uses its generic board (every legal move as a button).
     """
-    for name in (game_id, _BOARD_ALIASES.get(game_id)):
-        if name and (WEB_DIR / "boards" / f"{name}.js").is_file():
-            return name
-    return None
+    return game_id if (WEB_DIR / "boards" / f"{game_id}.js").is_file() else None
 
 
 def create_app(
@@ -407,18 +401,19 @@ def _need_over(room: Room) -> None:
 
 
 def _catch_up(room: Room, conn: Connection, since: int | None) -> None:
-    """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot."""
-    history = chat_history(room, conn.seat)
-    if history is not None:  # the whole recent chat: the client replaces what it had
-        conn.send(history)
+    """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot,
+    then the recent chat if there is any (the client replaces what it had)."""
     missed = None if since is None else room.missed(since, conn.seat)
     if missed is None:
         conn.send(room.snapshot(conn.seat))
-        return
-    for msg in missed:
-        conn.send(msg)
-    if not missed:
-        conn.send({"type": "synced", "version": room.version})
+    else:
+        for msg in missed:
+            conn.send(msg)
+        if not missed:
+            conn.send({"type": "synced", "version": room.version})
+    history = chat_history(room, conn.seat)
+    if history is not None:
+        conn.send(history)
 
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:

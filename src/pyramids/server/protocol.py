@@ -9,10 +9,9 @@ every game and seat, and no handler can attach anything else by accident
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
-
-import orjson
 
 from pyramids.engine.errors import PyramidsError
 from pyramids.engine.state import State
@@ -25,6 +24,10 @@ ERROR_STATUS: dict[str, int] = {
     "bad-json": 400,
     "bad-message": 400,
     "bad-request": 400,
+    "not-found": 404,
+    "method-not-allowed": 405,
+    "too-large": 413,
+    "headers-too-large": 431,
     "unknown-game": 404,
     "unknown-room": 404,
     "bad-token": 403,
@@ -38,6 +41,7 @@ ERROR_STATUS: dict[str, int] = {
     "not-finished": 409,
     "no-hint": 409,
     "rate-limited": 429,
+    "internal": 500,
     "storage": 503,
 }
 
@@ -222,6 +226,118 @@ def error_message(
     return msg
 
 
+# -- reading untrusted JSON ----------------------------------------------------------
+
+#: the largest request body and WebSocket message the server reads, in bytes
+MAX_BODY = 64 * 1024
+#: how deeply arrays and objects may nest (the deepest real request, a room with
+#: seats, nests three levels)
+MAX_DEPTH = 8
+#: the most characters one JSON number may have (2**63 has 19 digits)
+MAX_NUMBER_LENGTH = 24
+
+
+class _Refused(Exception):
+    """Raised inside the JSON decoder's hooks; turned into a :class:`ProtocolError`."""
+
+    def __init__(self, error: ProtocolError) -> None:
+        super().__init__(error.reason)
+        self.error = error
+
+
+def _number(text: str) -> str:
+    if len(text) > MAX_NUMBER_LENGTH:
+        raise _Refused(
+            ProtocolError(
+                "bad-json",
+                "a number in the JSON has {length} characters; at most {limit} are read",
+                length=len(text),
+                limit=MAX_NUMBER_LENGTH,
+            )
+        )
+    return text
+
+
+def _int(text: str) -> int:
+    return int(_number(text))
+
+
+def _float(text: str) -> float:
+    return float(_number(text))
+
+
+def _constant(text: str) -> Any:
+    raise _Refused(
+        ProtocolError("bad-json", "{value} is not a JSON value", value=text)
+    )
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """Decode a request body or WebSocket message within the documented bounds.
+
+    Why not plain ``json.loads``: a 5,000-digit number costs a quadratic
+    conversion (and past 4,300 digits raises ``ValueError``, a 500), deep
+    nesting hits the interpreter's recursion limit, and a lone surrogate
+    (``"\\ud800"``) decodes fine but cannot be encoded again, so any answer that
+    quotes it (an error echoing a move, a seat name) would fail half-way. Each
+    of these is refused here as ``bad-json``, before any domain code sees it.
+    The size (:data:`MAX_BODY`) is checked by the callers, before reading.
+    """
+    try:
+        value = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except _Refused as e:
+        raise e.error from None
+    except RecursionError:
+        raise _too_deep() from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ProtocolError("bad-json", "the JSON is not valid ({error})", error=str(e)) from None
+    _check_tree(value)
+    return value
+
+
+def _too_deep() -> ProtocolError:
+    return ProtocolError(
+        "bad-json", "the JSON nests deeper than {limit} levels", limit=MAX_DEPTH
+    )
+
+
+def _check_tree(value: Any) -> None:
+    """Refuse nesting past :data:`MAX_DEPTH` and text that is not Unicode (lone surrogates)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise _too_deep()
+            if isinstance(item, dict):
+                for key, inner in item.items():
+                    _check_text(key)
+                    stack.append((inner, depth + 1))
+            else:
+                stack.extend((inner, depth + 1) for inner in item)
+
+
+def _check_text(text: str) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError(
+            "bad-json",
+            "a text in the JSON holds a lone surrogate (\\u{codepoint:04x}), which is not a character",
+            codepoint=next(ord(c) for c in text if 0xD800 <= ord(c) <= 0xDFFF),
+        ) from None
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for quoting client input in a reason."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 #: keys a client message may have, per type
 CLIENT_TYPES: dict[str, tuple[str, ...]] = {
     "move": ("move", "version"),
@@ -231,23 +347,34 @@ CLIENT_TYPES: dict[str, tuple[str, ...]] = {
     "ping": (),
 }
 
+#: the longest move text a client may send (notation is a few characters)
+MAX_MOVE_LENGTH = 64
 
-def parse_client_message(raw: str) -> dict[str, Any]:
-    """Check a client's WebSocket message; :class:`ProtocolError` if malformed."""
-    try:
-        msg = orjson.loads(raw)
-    except (orjson.JSONDecodeError, UnicodeDecodeError) as e:
+
+def parse_client_message(raw: str | bytes) -> dict[str, Any]:
+    """Check a client's WebSocket message; :class:`ProtocolError` if malformed.
+
+    Every shape is checked before anything is looked up: a ``type`` that is a
+    list or an object (unhashable) is a ``bad-message`` like an unknown name,
+    never an exception that would end the connection.
+    """
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_BODY:
         raise ProtocolError(
-            "bad-json", "the message is not valid JSON ({error})", error=str(e)
-        ) from None
+            "too-large",
+            "the message has {size} bytes; at most {limit} are read",
+            size=size,
+            limit=MAX_BODY,
+        )
+    msg = parse_json(raw)
     if not isinstance(msg, dict):
         raise ProtocolError("bad-message", "a message must be a JSON object")
     kind = msg.get("type")
-    if kind not in CLIENT_TYPES:
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise ProtocolError(
             "bad-message",
             "unknown message type {kind}; expected one of {expected}",
-            kind=repr(kind),
+            kind=shown(kind),
             expected=", ".join(CLIENT_TYPES),
         )
     for key in CLIENT_TYPES[kind]:
@@ -259,8 +386,8 @@ def parse_client_message(raw: str) -> dict[str, Any]:
         not isinstance(msg["version"], int) or isinstance(msg["version"], bool)
     ):
         raise ProtocolError("bad-message", "'version' must be a whole number")
-    if kind == "move" and not isinstance(msg["move"], str):
-        raise ProtocolError("bad-message", "'move' must be the move's notation as text")
+    if kind == "move":
+        check_move_text(msg["move"])
     if not _echoable(msg.get("id")):
         raise ProtocolError(
             "bad-message",
@@ -269,6 +396,17 @@ def parse_client_message(raw: str) -> dict[str, Any]:
             limit=MAX_ID_LENGTH,
         )
     return msg
+
+
+def check_move_text(text: Any) -> str:
+    """A move as sent by a client: text of at most :data:`MAX_MOVE_LENGTH` characters."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad-message", "'move' must be the move's notation as text")
+    if len(text) > MAX_MOVE_LENGTH:
+        raise ProtocolError(
+            "bad-message", "a move is at most {limit} characters", limit=MAX_MOVE_LENGTH
+        )
+    return text
 
 
 #: the longest text a client may use as a message ``id``

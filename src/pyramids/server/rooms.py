@@ -766,8 +766,9 @@ def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:
 
 
 def chat_history(room: Room, seat: int | None) -> dict[str, Any] | None:
-    """The recent chat for a (re)connecting client, or None if it may not read it."""
-    if seat is None and not room.spectator_chat:
+    """The recent chat for a (re)connecting client; None if it may not read it or if the
+    room has no chat yet (then nothing extra is sent at all)."""
+    if (seat is None and not room.spectator_chat) or not room.chat:
         return None
     return {"type": "chat-history", "lines": [chat_message(room, r) for r in room.chat]}
 

@@ -68,6 +68,10 @@ rooms_table = Table(
     Column("public_seed", Boolean, nullable=False, default=False),
     # schema 2: whether spectators may read the players' chat
     Column("spectator_chat", Boolean, nullable=False, default=False),
+    # schema 3: the room's random secret (hex) behind its deal commitment (rooms of
+    # older schemas have none, and no commitment), and whether it is a practice room
+    Column("secret", String(64)),
+    Column("practice", Boolean, nullable=False, default=False),
 )
 
 seats_table = Table(
@@ -91,7 +95,7 @@ meta_table = Table(
 
 #: bumped whenever the tables change; an older database is migrated (:data:`MIGRATIONS`),
 #: one of an unknown schema is refused at start
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 chat_table = Table(
     "chat",
@@ -107,6 +111,13 @@ chat_table = Table(
 #: ``create_all``; new columns of existing tables need an ALTER)
 MIGRATIONS: dict[str, tuple[str, list[str]]] = {
     "1": ("2", ["ALTER TABLE rooms ADD COLUMN spectator_chat BOOLEAN NOT NULL DEFAULT FALSE"]),
+    "2": (
+        "3",
+        [
+            "ALTER TABLE rooms ADD COLUMN secret VARCHAR(64)",
+            "ALTER TABLE rooms ADD COLUMN practice BOOLEAN NOT NULL DEFAULT FALSE",
+        ],
+    ),
 }
 
 events_table = Table(
@@ -160,6 +171,10 @@ class RoomRow:
     events: list[EventRow] = field(default_factory=list)
     spectator_chat: bool = False
     chat: list[ChatRow] = field(default_factory=list)
+    #: the secret of the deal's commitment (:mod:`pyramids.server.fair`); None before schema 3
+    secret: str | None = None
+    #: a practice room: its creator may have chosen the seed (every seat is told)
+    practice: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,6 +282,8 @@ class Store:
                     over=room.over,
                     public_seed=room.public_seed,
                     spectator_chat=room.spectator_chat,
+                    secret=room.secret,
+                    practice=room.practice,
                 )
             )
             conn.execute(
@@ -342,6 +359,8 @@ class Store:
                 over=bool(row.over),
                 public_seed=bool(row.public_seed),
                 spectator_chat=bool(row.spectator_chat),
+                secret=row.secret,
+                practice=bool(row.practice),
             )
             for s in conn.execute(
                 select(seats_table)

@@ -18,13 +18,27 @@ async function loadGames() {
   return games;
 }
 
-/** A game's board module: the one the server names for it, else the generic board. */
+/**
+ * A game's board module: the one the server names for it (boards/<game>.js, with its
+ * boards/<game>.css if there is one), else the generic board.
+ */
 async function loadBoard(gameId, info) {
-  const path = info?.board ? `./boards/${info.board}.js` : null;
-  if (path) {
-    try { return await import(path); } catch (e) { console.warn("board failed, using generic", e); }
+  if (info?.board) {
+    if (info.board_css) await addStyleSheet(`/static/boards/${info.board}.css`);
+    try { return await import(`./boards/${info.board}.js`); } catch (e) { console.warn("board failed, using generic", e); }
   }
   return import("./boards/generic.js");
+}
+
+/** Link a style sheet once; resolves when it applies (so boards measure styled). */
+function addStyleSheet(href) {
+  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.getAttribute("href") === href)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // unstyled beats blank
+    document.head.append(link);
+  });
 }
 
 function parseHash() {

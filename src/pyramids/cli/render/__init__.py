@@ -1,15 +1,28 @@
-"""Terminal hooks per game: renderer, end summary, statistics and extra commands.
+"""Terminal hooks per game: renderer, help, events told, end summary, extra commands.
 
 Everything here draws from a seat's ``view`` only. Why: in hot-seat play the
 screen is seen by whoever sits in front of it, so the terminal must never show
 more than the seat to move may know.
 
 :data:`RENDERERS` maps a game id to the module holding its hooks. The module
-defines ``render(view) -> Rich renderable`` and may define
-``summary(view)`` (end-of-game table), ``describe(view, move_text) -> str``
-(how a move reads in the numbered list), ``stats(view) -> dict[str, float]``
-(per-game figures for ``pyramids simulate``) and ``COMMANDS`` (extra commands
-of terminal play, name -> function(session, argument)).
+defines ``render(view) -> Rich renderable`` and may define:
+
+* ``board(view)``: the drawing of terminal play when it differs from ``render``
+  (the treasure hunt leaves out the news there, because play tells them);
+* ``summary(view)`` (end-of-game table), ``ending(view) -> str`` (why the game
+  ended, one sentence);
+* ``describe(view, move_text) -> str`` (how a move reads in the numbered list);
+* ``stats(view) -> dict[str, float]`` (per-game figures for ``pyramids simulate``);
+* ``events(before, after) -> list[str]`` (what a move did, told in words:
+  a round cleared, a floor scored, a player out), from two spectator views;
+* ``GOAL`` (how to win, a message marked with ``N_``), ``key(view)`` (what the
+  board's symbols mean: ``[(symbol, meaning)]``) and ``examples(view, moves)``
+  (what one may type now, from the legal moves' notation: ``[(text, meaning)]``)
+  for the per-game ``help``;
+* ``HAND_OVER = False`` for a game whose seats see the same screen (no secrets,
+  nothing to forget), so hot-seat play does not clear the screen between turns;
+* ``COMMANDS`` (extra commands of terminal play, name -> function(session,
+  argument)) with ``COMMAND_HELP`` (name -> (usage, summary), marked ``N_``).
 """
 
 from __future__ import annotations
@@ -18,10 +31,10 @@ import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import RenderableType
-from rich.pretty import Pretty
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 #: game id -> module with that game's terminal hooks
 RENDERERS: dict[str, str] = {
@@ -35,7 +48,27 @@ View = dict[str, Any]
 
 
 def _pretty(view: View) -> RenderableType:
+    from rich.pretty import Pretty
+
     return Pretty(json.loads(json.dumps(view)))
+
+
+def _no_events(before: View, after: View) -> list[str]:
+    return []
+
+
+def _no_examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
+    return [(m, "") for m in moves[:3]]
+
+
+def _no_key(view: View) -> list[tuple[Any, str]]:
+    return []
+
+
+def _plain_ending(view: View) -> str:
+    from pyramids.cli.common import _
+
+    return _("the game has reached its end")
 
 
 @dataclass(frozen=True)
@@ -47,6 +80,18 @@ class GameHooks:
     stats: Callable[[View], dict[str, float]] | None = None
     describe: Callable[[View, str], str] | None = None
     commands: Mapping[str, Callable[..., None]] = field(default_factory=dict)
+    command_help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    board: Callable[[View], RenderableType] | None = None
+    events: Callable[[View, View], list[str]] = _no_events
+    ending: Callable[[View], str] = _plain_ending
+    goal: str = ""
+    key: Callable[[View], list[tuple[Any, str]]] = _no_key
+    examples: Callable[[View, list[str]], list[tuple[str, str]]] = _no_examples
+    hand_over: bool = True
+
+    def draw(self, view: View) -> RenderableType:
+        """The picture of terminal play: ``board`` if the game has one, else ``render``."""
+        return (self.board or self.render)(view)
 
 
 def game_hooks(game_id: str) -> GameHooks:
@@ -55,10 +100,19 @@ def game_hooks(game_id: str) -> GameHooks:
     if name is None:
         return GameHooks()
     module = importlib.import_module(name)
+    defaults = GameHooks()
     return GameHooks(
         render=module.render,
         summary=getattr(module, "summary", None),
         stats=getattr(module, "stats", None),
         describe=getattr(module, "describe", None),
         commands=getattr(module, "COMMANDS", {}),
+        command_help=getattr(module, "COMMAND_HELP", {}),
+        board=getattr(module, "board", None),
+        events=getattr(module, "events", defaults.events),
+        ending=getattr(module, "ending", defaults.ending),
+        goal=getattr(module, "GOAL", ""),
+        key=getattr(module, "key", defaults.key),
+        examples=getattr(module, "examples", defaults.examples),
+        hand_over=getattr(module, "HAND_OVER", True),
     )

@@ -44,12 +44,6 @@ function signed(n) {
   return n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : number(0);
 }
 
-/** Load this board's style sheet once (until index.html links it). */
-function ensureCss() {
-  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href.endsWith("/boards/piramides.css"))) return;
-  document.head.append(el("link", { rel: "stylesheet", href: "/static/boards/piramides.css" }));
-}
-
 function emptyPile(x, cls) {
   return svg("g", { class: `pile-empty ${cls}`, transform: `translate(${x} 0)` },
     svg("rect", { class: "ring", x: -5, y: -5, width: W + 10, height: H + 10, rx: 9 }),
@@ -139,7 +133,6 @@ export function explain(v, prev) {
 }
 
 export function render(root, ctx) {
-  ensureCss();
   const ui = ctx.ui || (root._ui ||= {});
   const v = ctx.view;
   const cells = v.pyramid;
@@ -262,7 +255,8 @@ export function render(root, ctx) {
 
   // The card just played flies to the waste from where it was (once per move, not per redraw).
   const key = `${v.round}:${v.ply}`;
-  if (move && ui.animated !== key && typeof flying.animate === "function") {
+  const still = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  if (move && ui.animated !== key && typeof flying.animate === "function" && !still) {
     ui.animated = key;
     const from = move.kind === "play" ? where[move.pos] : move.kind === "draw" ? where.draw : move.kind === "joker" ? where.joker : null;
     if (from) {

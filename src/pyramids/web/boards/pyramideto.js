@@ -23,12 +23,6 @@ const CHIP_W = 46, CHIP_H = 44, CHIP_GAP = 3;
 const PLATE = 24;                     // the stack's name under its picture
 const TILE_W = 3 + PIC + 4 + CHIP_W + 3;
 
-/** Load this board's style sheet once (index.html may link it already). */
-function ensureCss() {
-  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href.endsWith("/boards/pyramideto.css"))) return;
-  document.head.append(el("link", { rel: "stylesheet", href: "/static/boards/pyramideto.css" }));
-}
-
 /** A piece in words for screen readers: "large green (Lg)". */
 export function pieceName(code) {
   return t("{piece} ({code})", { piece: name("piece", code), code });
@@ -37,6 +31,13 @@ export function pieceName(code) {
 function goalName(card) {
   const n = name("goal", card.id);
   return n === String(card.id).replace(/[-_]/g, " ") && card.name ? card.name : n;
+}
+
+/** A frame's name (its theme: "Food"); the view's English theme if the catalog lacks it. */
+function frameName(v, id) {
+  const n = name("frame", id);
+  const f = (v.frames || []).find((x) => x.id === id);
+  return n === String(id).replace(/[-_]/g, " ") && f && f.theme ? f.theme : n;
 }
 
 function pieceOrder(code) {
@@ -110,10 +111,10 @@ function goalCard(v, card, { small = false, exchange = null, fresh = false } = {
     el("span", {}, card.tower[1]), el("span", { class: `pt-link${ok[1] ? " ok" : ""}` }, ok[1] ? "=" : "·"),
     el("span", {}, card.tower[2]));
   const words = t("{goal}, {frame} frame: {tower}, bottom to top", {
-    goal: goalName(card), frame: name("frame", card.frame), tower: card.tower.join(", "),
+    goal: goalName(card), frame: frameName(v, card.frame), tower: card.tower.join(", "),
   });
   const box = el("div", { class: `pt-goal${small ? " small" : ""}${fresh ? " last" : ""}`, style: `--frame:${frame.rgb}`, "data-place": card.id, "data-goal": card.id, role: "group", "aria-label": words },
-    el("span", { class: "pt-frame" }, el("span", { class: "pt-swatch", "aria-hidden": "true" }), name("frame", card.frame)),
+    el("span", { class: "pt-frame" }, el("span", { class: "pt-swatch", "aria-hidden": "true" }), frameName(v, card.frame)),
     el("strong", { class: "pt-goal-name" }, goalName(card)),
     towerPicture(card.tower), codes);
   if (exchange) add(box, exchange);
@@ -123,7 +124,8 @@ function goalCard(v, card, { small = false, exchange = null, fresh = false } = {
 export function status(v) {
   const move = v.turn_limit ? t("Move {turn} of at most {limit}", { turn: number(v.turn + 1), limit: number(v.turn_limit) })
     : t("Move {turn}", { turn: number(v.turn + 1) });
-  return `${move} · ${tn("{n} card in the deck", "{n} cards in the deck", v.deck)}`;
+  const deck = tn("{n} card in the deck", "{n} cards in the deck", v.deck);
+  return `${move} · ${deck}`;
 }
 
 /** Who the seat is, in a sentence's subject: "Ana", or null for the viewer (own wording). */
@@ -163,7 +165,7 @@ export function explain(v, prev) {
     const seat = (mover + i) % n;
     const before = (prev.displayed[seat] || []).length;
     for (const card of v.displayed[seat].slice(before)) {
-      const frame = name("frame", card.frame);
+      const frame = frameName(v, card.frame);
       lines.push(seat === v.viewer ? t("You achieved {goal} ({frame})", { goal: goalName(card), frame })
         : t("{player} achieved {goal} ({frame})", { player: who(v, seat), goal: goalName(card), frame }));
     }
@@ -178,7 +180,7 @@ function ending(v) {
     const r = winReason(v.displayed[v.winner]);
     if (r === "five") return t("{player} wins with a 5th goal", { player: p });
     if (r === "four") return t("{player} wins with a 4th frame colour", { player: p });
-    return t("{player} wins with a 3rd card of one frame colour ({frame})", { player: p, frame: name("frame", r) });
+    return t("{player} wins with a 3rd card of one frame colour ({frame})", { player: p, frame: frameName(v, r) });
   }
   if (v.end === "turn-limit") return t("A draw: the limit of {n} moves was reached", { n: number(v.turn_limit) });
   return t("A draw: the deck is empty and no one holds a card");
@@ -201,7 +203,6 @@ function redraw(root, ctx) {
 }
 
 export function render(root, ctx) {
-  ensureCss();
   const ui = ctx.ui || (root._ui ||= {});
   const v = ctx.view;
   if (ui.selectedAt !== v.ply) { ui.selected = null; ui.selectedAt = v.ply; }
@@ -365,8 +366,8 @@ export function render(root, ctx) {
         el("div", { class: "pt-seat-head" },
           el("strong", {}, seats[i]?.name || who(v, i)),
           el("span", { class: "muted" }, " ", tn("{n} card in hand", "{n} cards in hand", v.hand_sizes[i])),
-          el("span", { class: "pt-tally" }, Object.entries(byFrame).map(([f, k]) => el("span", { class: "pt-count", style: `--frame:${frameOf(v, f).rgb}`, title: name("frame", f) },
-            el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${name("frame", f)} ×${number(k)}`)))),
+          el("span", { class: "pt-tally" }, Object.entries(byFrame).map(([f, k]) => el("span", { class: "pt-count", style: `--frame:${frameOf(v, f).rgb}`, title: frameName(v, f) },
+            el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${frameName(v, f)} ×${number(k)}`)))),
         cards.length ? el("div", { class: "pt-goals small" }, cards.map((c, k) => goalCard(v, c, { small: true, fresh: k >= before })))
           : el("p", { class: "muted small" }, t("No goal displayed yet.")));
     }));
@@ -389,6 +390,7 @@ function animateMove(table, group) {
   const ghost = table.querySelector(".pt-stack.from .pt-ghost");
   const dest = table.querySelector(`.pt-stack.to .pt-piece[data-p="${CSS.escape(group[0])}"]`);
   if (!ghost || !dest || typeof dest.animate !== "function") return;
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return; // the marks stay
   const destTile = dest.closest(".pt-stack");
   const svgEl = dest.ownerSVGElement;
   const a = ghost.getBoundingClientRect(), b = [...destTile.querySelectorAll(".pt-piece.last")].reduce((r, n) => {
@@ -416,7 +418,7 @@ export function summary(v) {
       el("th", { scope: "row" }, names[i] || who(v, i)),
       el("td", { class: "num" }, number(cards.length)),
       el("td", {}, Object.entries(byFrame).map(([f, k]) => el("span", { class: "pt-count", style: `--frame:${frameOf(v, f).rgb}` },
-        el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${name("frame", f)} ×${number(k)}`))),
+        el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${frameName(v, f)} ×${number(k)}`))),
       el("td", { class: "num" }, v.ranking ? number(v.ranking[i]) : "–"));
   });
   return el("div", { class: "pyramideto-breakdown" },

@@ -622,7 +622,8 @@ export function summary(v) {
   const cell = (fs) => {
     if (!fs) return el("td", {}, "–");
     const parts = fs.areas.map((a) => `${colourName(a.colour)} ${number(a.jewels)}`).join(" + ");
-    return el("td", { title: `${parts}${fs.bonus ? ` + ${t("Mino")} ${number(fs.bonus)}` : ""}` }, number(fs.total),
+    const mino = t("Mino");
+    return el("td", { title: `${parts}${fs.bonus ? ` + ${mino} ${number(fs.bonus)}` : ""}` }, number(fs.total),
       el("small", { class: "muted" }, fs.areas.length ? ` (${parts}${fs.bonus ? ` +${number(fs.bonus)}` : ""})` : ""));
   };
   const rows = v.pyramids.map((p, i) => el("tr", {}, el("td", {}, names[i] || t("Player {n}", { n: i + 1 })),
