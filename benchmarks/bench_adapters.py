@@ -11,6 +11,8 @@ same Pirámides deal with the same budget.
 from __future__ import annotations
 
 import importlib
+import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,36 +36,40 @@ def _rate(loop: Callable[[int], int], seconds: float = SECONDS) -> float:
 
 
 def engine_loop(game_id: str, players: int) -> Callable[[int], int]:
-    rng = Rng(1)
+    uniform = random.Random(1).random
 
     def loop(deal: int) -> int:
         state = new_game(game_id, players=players, seed=deal)
         n = 0
         while not state.is_over:
             moves = state.legal_moves()
-            state.play(moves[rng.below(len(moves))])
+            state.play(moves[int(uniform() * len(moves))])
             n += 1
         return n
 
     return loop
 
 
-def gym_loop() -> Callable[[int], int]:
+def gym_loop(game_id: str, players: int) -> Callable[[int], int]:
+    """Gymnasium from seat 0; other seats (if any) are our ``random`` agent, inside ``step``.
+
+    Counts engine moves (the opponents' too), so that the rate compares with
+    the bare engine's moves per second.
+    """
     import numpy as np
 
     from pyramids.envs.gym_env import PyramidsEnv
 
-    env = PyramidsEnv()
-    rng = np.random.default_rng(1)
+    env = PyramidsEnv(game_id, players=players)
+    uniform = random.Random(1).random
 
     def loop(deal: int) -> int:
         _, info = env.reset(options={"deal": deal})
-        n, done = 0, False
+        done = False
         while not done:
             legal = np.flatnonzero(info["action_mask"])
-            _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
-            n += 1
-        return n
+            _, _, done, _, info = env.step(int(legal[int(uniform() * len(legal))]))
+        return env.state.ply
 
     return loop
 
@@ -73,7 +79,7 @@ def pettingzoo_loop(game_id: str, players: int) -> Callable[[int], int]:
 
     module = importlib.import_module(f"pyramids.envs.{game_id.replace('-', '_')}_v0")
     env = module.env(players=players)
-    rng = np.random.default_rng(1)
+    uniform = random.Random(1).random
 
     def loop(deal: int) -> int:
         env.reset(options={"deal": deal})
@@ -84,7 +90,7 @@ def pettingzoo_loop(game_id: str, players: int) -> Callable[[int], int]:
                 env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(int(legal[int(uniform() * len(legal))]))
             n += 1
         return n
 
@@ -92,13 +98,12 @@ def pettingzoo_loop(game_id: str, players: int) -> Callable[[int], int]:
 
 
 def openspiel_loop(game_id: str, players: int) -> Callable[[int], int]:
-    import numpy as np
     import pyspiel
 
     from pyramids.envs.openspiel_game import register
 
     name = register(game_id)
-    rng = np.random.default_rng(1)
+    uniform = random.Random(1).random
 
     def loop(deal: int) -> int:
         game = pyspiel.load_game(name, {"players": players, "deal": deal})
@@ -106,32 +111,123 @@ def openspiel_loop(game_id: str, players: int) -> Callable[[int], int]:
         n = 0
         while not state.is_terminal():
             legal = state.legal_actions()
-            state.apply_action(legal[int(rng.integers(len(legal)))])
+            state.apply_action(legal[int(uniform() * len(legal))])
             n += 1
         return n
 
     return loop
 
 
-def adapter_overheads() -> None:
+def pettingzoo_floor(seconds: float = SECONDS) -> float:
+    """Steps per second of PettingZoo's own machinery: a null AEC game, wrapped like ours.
+
+    The game does nothing (one agent, a fixed observation and mask, an episode
+    of 100 steps), so what this loop costs is PettingZoo's: ``agent_iter``,
+    ``last``, the order-enforcing wrapper's attribute look-ups and ``step``.
+    No adapter can step faster than this, whatever its game costs.
+    """
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+    class Null(AECEnv):  # type: ignore[misc]
+        metadata = {"name": "null_v0"}  # noqa: RUF012
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["player_0"]
+            self._obs = {"observation": np.zeros(4, np.float32), "action_mask": np.ones(2, np.int8)}
+            self._space = spaces.Discrete(2)
+
+        def observation_space(self, agent: str) -> Any:
+            return spaces.Box(0.0, 1.0, (4,))
+
+        def action_space(self, agent: str) -> Any:
+            return self._space
+
+        def observe(self, agent: str) -> Any:
+            return {k: v.copy() for k, v in self._obs.items()}
+
+        def reset(self, seed: Any = None, options: Any = None) -> None:
+            self.agents = list(self.possible_agents)
+            self.rewards = {"player_0": 0.0}
+            self._cumulative_rewards = {"player_0": 0.0}
+            self.terminations = {"player_0": False}
+            self.truncations = {"player_0": False}
+            self.infos: dict[str, Any] = {"player_0": {}}
+            self.agent_selection = "player_0"
+            self._n = 0
+
+        def step(self, action: Any) -> None:
+            if self.terminations["player_0"]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards["player_0"] = 0.0
+            self._n += 1
+            if self._n >= 100:
+                self.terminations = {"player_0": True}
+            self._accumulate_rewards()
+
+    env = wrappers.OrderEnforcingWrapper(Null())
+    uniform = random.Random(1).random
+
+    def loop(_: int) -> int:
+        env.reset()
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(uniform() * len(legal))]))
+            n += 1
+        return n
+
+    return _rate(loop, seconds)
+
+
+def adapter_overheads(rounds: int = 3) -> None:
+    """Each adapter's rate against the bare engine's, alternating, ``rounds`` times.
+
+    The overhead of each round is the engine's rate in that round over the
+    adapter's; the median and the spread of the rounds are printed, because
+    the machine is shared and a single pair of figures can mislead.
+    """
     from pyramids.envs.encodings import CODECS
 
-    print("   random play, steps per second (overhead = engine rate / adapter rate)")
+    print("   random play, engine moves per second (overhead = engine rate / adapter rate)")
     for game_id in CODECS:
         if game_id not in GAMES:
             continue
         players = get_game(game_id).min_players
         label = f"{game_id} {players}p"
-        base = _rate(engine_loop(game_id, players))
-        report(f"{label} engine", {"steps/s": base})
-        loops: dict[str, Callable[[int], int]] = {}
-        if players == 1:
-            loops["gymnasium"] = gym_loop()
-        loops["pettingzoo"] = pettingzoo_loop(game_id, players)
-        loops["openspiel"] = openspiel_loop(game_id, players)
-        for adapter, loop in loops.items():
-            rate = _rate(loop)
-            report(f"{label} {adapter}", {"steps/s": rate, "overhead x": base / rate})
+        loops: dict[str, Callable[[int], int]] = {
+            "engine": engine_loop(game_id, players),
+            "gymnasium": gym_loop(game_id, players),
+            "pettingzoo": pettingzoo_loop(game_id, players),
+            "openspiel": openspiel_loop(game_id, players),
+        }
+        rates: dict[str, list[float]] = {name: [] for name in loops}
+        for _ in range(rounds):
+            for name, loop in loops.items():
+                rates[name].append(_rate(loop, SECONDS / rounds * 2))
+        base = rates["engine"]
+        report(f"{label} engine", {"steps/s": statistics.median(base)})
+        for name in loops:
+            if name == "engine":
+                continue
+            ratios = [b / r for b, r in zip(base, rates[name], strict=True)]
+            report(
+                f"{label} {name}",
+                {
+                    "steps/s": statistics.median(rates[name]),
+                    "overhead x": statistics.median(ratios),
+                    "min": min(ratios),
+                    "max": max(ratios),
+                },
+            )
 
 
 def mcts_rates(simulations: int = 300) -> None:
@@ -165,8 +261,43 @@ def mcts_rates(simulations: int = 300) -> None:
     report("OpenSpiel Python MCTSBot", {"iterations/s": theirs, "ours x": ours / theirs})
 
 
+def vector_rates(num_envs: int = 64, seconds: float = SECONDS) -> None:
+    """Engine moves per second through the vector env, and through ``SyncVectorEnv``.
+
+    Actions are drawn for the whole batch with one NumPy call (a random legal
+    id per row: the arg-max of uniform noise on the mask), as a training loop
+    would, so the figure is the environment's cost.
+    """
+    import gymnasium
+    import numpy as np
+
+    from pyramids.envs.gym_env import PyramidsEnv
+    from pyramids.envs.vector_env import PiramidesVectorEnv
+
+    rng = np.random.default_rng(1)
+
+    def run(env: Any) -> float:
+        _, info = env.reset(seed=1)
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            mask = info["action_mask"]
+            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+            _, _, _, _, info = env.step(actions)
+            steps += num_envs
+        return steps / (time.perf_counter() - start)
+
+    ours = run(PiramidesVectorEnv(num_envs=num_envs))
+    sync = run(gymnasium.vector.SyncVectorEnv([PyramidsEnv for _ in range(num_envs)]))
+    report(f"piramides vector env, N={num_envs}", {"steps/s": ours})
+    report(f"SyncVectorEnv of PyramidsEnv, N={num_envs}", {"steps/s": sync, "ours x": ours / sync})
+
+
 def main() -> None:
+    floor = pettingzoo_floor()
+    report("PettingZoo machinery alone", {"steps/s": floor, "us/step": 1e6 / floor})
     adapter_overheads()
+    vector_rates()
     mcts_rates()
 
 

@@ -10,6 +10,9 @@ True
 
 __version__ = "0.1.0"
 
+# the review package is callable: ``pyramids.review(record)`` (light to import: the
+# solver and the search load only when a review runs)
+from pyramids import review
 from pyramids.engine import (
     Game,
     IllegalMove,
@@ -46,5 +49,6 @@ __all__ = [
     "get_game",
     "new_game",
     "replay",
+    "review",
     "save_record",
 ]

@@ -7,6 +7,7 @@ The Playwright browser download is not available here, so the tests launch
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,11 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "browser"
 #: why the browser tests skip when Chromium is absent (test modules check it: a
 #: conftest cannot skip a whole directory)
 NO_CHROMIUM = "browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)"
+
+if os.environ.get("PYRAMIDS_REQUIRE_BROWSER") and not CHROMIUM.exists():
+    # In CI (.ci/run sets this and installs Chromium) a missing browser fails the run:
+    # skipping would pass a suite that never opened the web app.
+    raise RuntimeError(NO_CHROMIUM)
 
 
 @pytest.fixture(scope="module")

@@ -79,8 +79,8 @@ def test_choosing_a_game_on_a_phone_brings_its_form_into_view(
     page.wait_for_selector(".game-choice")
     page.click("[data-game='pyramido']")
     page.wait_for_function(
-        "(() => { const r = document.querySelector('#create-form').getBoundingClientRect();"
-        " return r.top >= -1 && r.top < innerHeight / 2; })()"
+        "() => { const r = document.querySelector('#create-form').getBoundingClientRect();"
+        " return r.top >= -1 && r.top < innerHeight / 2; }"
     )
     assert overflow(page) <= PHONE["width"]
     assert not small_targets(page, "button, select, input, a[href]")
@@ -154,7 +154,7 @@ def test_new_deal_asks_before_abandoning_a_running_game(page: Any, web: LiveServ
     assert rid in page.url
     page.click("#new-deal")
     page.click("#ask-yes")
-    page.wait_for_function(f"!location.hash.includes({rid!r})")
+    page.wait_for_function(f"() => !location.hash.includes({rid!r})")
 
 
 def test_hot_seat_cover_hides_everything_and_names_nobody_as_you(
@@ -173,7 +173,7 @@ def test_hot_seat_cover_hides_everything_and_names_nobody_as_you(
         page.click("details.moves summary")
     page.click("button.move[data-move] >> nth=0")
     page.wait_for_selector("#reveal")
-    page.wait_for_function(f"+document.querySelector('#conn').dataset.version > {before}")
+    page.wait_for_function(f"() => +document.querySelector('#conn').dataset.version > {before}")
     background = page.eval_on_selector(".cover", "c => getComputedStyle(c).backgroundColor")
     assert background in ("rgb(46, 38, 24)",), "the cover must be opaque"
     assert page.locator(".players .me").count() == 0
@@ -255,4 +255,46 @@ def test_turn_shows_in_the_tab_title(page: Any, web: LiveServer) -> None:
     room = create(web.url, game="piramides", seats=[{"kind": "human"}], seed=3)
     page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
     page.wait_for_selector("#conn")
-    page.wait_for_function("document.title.startsWith('●')")
+    page.wait_for_function("() => document.title.startsWith('●')")
+
+
+def test_a_hint_names_a_place_that_is_labelled_and_highlighted(page: Any, web: LiveServer) -> None:
+    room = create(web.url, game="piramides", seats=[{"kind": "human"}], seed=4242)
+    page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
+    page.wait_for_selector("#hint")
+    page.click("#hint")
+    page.wait_for_selector("#news li:has-text('Hint')", timeout=30_000)
+    flagged = page.eval_on_selector_all(
+        ".flagged[data-place]", "ns => ns.map(n => n.dataset.place)"
+    )
+    assert len(flagged) == 1, flagged
+    hint = page.inner_text("#news li")
+    assert flagged[0] in hint
+    # the place is labelled where a player can read it, not only in the markup
+    label = page.eval_on_selector(
+        f"[data-place='{flagged[0]}']",
+        "n => n.textContent + ' ' + (n.getAttribute('aria-label') || '')",
+    )
+    assert flagged[0] in label
+
+
+def test_replay_checks_the_deal_against_the_commitment(page: Any, web: LiveServer) -> None:
+    rid, token = finish_piramides(web, seed=44)
+    page.goto(f"{web.url}/#/room/{rid}?token={token}")  # the browser sees the commitment
+    page.wait_for_selector("dialog#summary[open]")
+    page.goto(f"{web.url}/#/replay/{rid}")
+    page.wait_for_selector("#fairness[data-status]")
+    assert page.get_attribute("#fairness", "data-status") == "fair"
+
+
+def test_a_practice_room_says_so_to_every_player(page: Any, web: LiveServer) -> None:
+    room = create(
+        web.url,
+        game="pyramideto",
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        seed=77,
+        practice=True,
+    )
+    page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][1]['token']}")
+    page.wait_for_selector("#practice")
+    assert "chose the deal" in page.inner_text("#practice")

@@ -25,7 +25,7 @@ def open_seat(page: Any, web: LiveServer, room: dict[str, Any], seat: int = 0) -
     page.wait_for_selector("svg.piramides")
     # the board loads its own style sheet: wait for it, the sizes depend on it
     page.wait_for_function(
-        "[...document.styleSheets].some(s => (s.href || '').endsWith('/boards/piramides.css'))"
+        "() => [...document.styleSheets].some(s => (s.href || '').endsWith('/boards/piramides.css'))"
     )
 
 
@@ -38,7 +38,7 @@ def version(page: Any) -> int:
 
 
 def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(f"+document.querySelector('#conn')?.dataset.version > {v}")
+    page.wait_for_function(f"() => +document.querySelector('#conn')?.dataset.version > {v}")
     return version(page)
 
 

@@ -35,7 +35,7 @@ def open_seat(page: Any, web: LiveServer, room: dict[str, Any], seat: int = 0) -
     page.goto(f"{web.url}{room['seats'][seat]['link']}")
     page.wait_for_selector(".pyramideto-board .pt-chip")
     page.wait_for_function(
-        "[...document.styleSheets].some(s => (s.href || '').endsWith('/boards/pyramideto.css'))"
+        "() => [...document.styleSheets].some(s => (s.href || '').endsWith('/boards/pyramideto.css'))"
     )
 
 
@@ -44,7 +44,7 @@ def version(page: Any) -> int:
 
 
 def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(f"+document.querySelector('#conn')?.dataset.version > {v}")
+    page.wait_for_function(f"() => +document.querySelector('#conn')?.dataset.version > {v}")
     return version(page)
 
 
@@ -188,6 +188,8 @@ def test_a_move_by_keyboard_only_is_accepted_and_marked_at_both_ends(
     del text
     my_turn(page)  # the bot answered: its move is marked the same way
     page.wait_for_selector(".pt-chip.last")
+    # and the keyboard player's focus is still on the board, ready for the next move
+    assert page.evaluate("() => document.getElementById('board').contains(document.activeElement)")
     assert page.locator(".pt-stack.from").count() >= 1
     page.wait_for_timeout(800)  # the group has landed
     shot(page, "pyramideto-after-move")

@@ -59,7 +59,8 @@ def version(page: Any) -> int:
 
 def wait_version_above(page: Any, v: int) -> int:
     page.wait_for_function(
-        f"document.querySelector('#conn') && +document.querySelector('#conn').dataset.version > {v}"
+        f"() => document.querySelector('#conn')"
+        f" && +document.querySelector('#conn').dataset.version > {v}"
     )
     return version(page)
 

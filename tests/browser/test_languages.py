@@ -111,8 +111,8 @@ def test_the_language_menu_switches_and_is_remembered(page: Any, web: LiveServer
     page.wait_for_selector(".game-choice")
     english = page.inner_text("h1")
     page.select_option("#lang", "cs")
-    page.wait_for_function("document.documentElement.lang === 'cs'")
-    page.wait_for_function(f"document.querySelector('h1').innerText !== {english!r}")
+    page.wait_for_function("() => document.documentElement.lang === 'cs'")
+    page.wait_for_function(f"() => document.querySelector('h1').innerText !== {english!r}")
     page.reload()
     page.wait_for_selector(".game-choice")
     assert page.evaluate("document.documentElement.lang") == "cs"

@@ -10,13 +10,27 @@ from typing import Any
 import httpx
 import websockets
 
+from pyramids.engine.registry import get_game
+
 #: one client for every test: an httpx client per request costs ~0.15 s (TLS set-up),
 #: and loopback needs no certificate checks
 HTTP = httpx.Client(timeout=30, verify=False)
 
 
 def create(base: str, **spec: Any) -> dict[str, Any]:
-    """POST /api/rooms and return the created room (with seat tokens)."""
+    """POST /api/rooms and return the created room (with seat tokens).
+
+    Tests deal known seeds to compare the server with a local copy of the game:
+    a room for several seats with a chosen seed is a practice room (the server
+    refuses the seed otherwise), unless the spec says ``practice`` itself.
+    """
+    seats = spec.get("seats")
+    if isinstance(seats, list):
+        count = len(seats)
+    else:
+        count = spec.get("players") or get_game(spec["game"]).min_players
+    if "seed" in spec and "practice" not in spec and count > 1:
+        spec["practice"] = True
     r = HTTP.post(f"{base}/api/rooms", json=spec)
     assert r.status_code == 201, r.text
     body: dict[str, Any] = r.json()

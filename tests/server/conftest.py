@@ -11,26 +11,39 @@ import pytest
 import uvicorn
 
 from pyramids.server.app import create_app
+from pyramids.server.guard import Guard, guarded_protocol
 from pyramids.server.launch import free_port
+from pyramids.server.limits import RateLimits
 
 
 class LiveServer:
     """uvicorn serving :func:`create_app` in a background thread.
 
     ``db`` is a SQLite file, or a database URL as a string (the PostgreSQL tests).
+    Rate limits are off unless ``rate_limits`` is given: the tests drive games
+    faster than people play, all from one address. ``guard`` puts the
+    connection guard of ``pyramids serve`` in front (:mod:`pyramids.server.guard`).
     """
 
-    def __init__(self, db: Path | str, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        db: Path | str,
+        bot_delay: float = 0.0,
+        rate_limits: RateLimits | None = None,
+        guard: Guard | None = None,
+    ) -> None:
         url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
+        app = create_app(url, bot_delay=bot_delay, rate_limits=rate_limits or RateLimits.off())
         config = uvicorn.Config(
-            create_app(url, bot_delay=bot_delay),
+            app,
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
             ws_ping_interval=None,
+            http=guarded_protocol(guard) if guard is not None else "auto",
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -139,7 +139,8 @@ def verify(client: httpx.Client, url: str, game: Tracked) -> None:
 
 
 async def drive(url: str, game: Tracked, rng: random.Random) -> None:
-    """Play random moves as fast as acknowledgements come back, until the server dies."""
+    """Play random moves as fast as acknowledgements come back (and the server's rate
+    limits allow), until the server dies."""
     async with httpx.AsyncClient(base_url=url, timeout=5, verify=False) as client:
         while not game.mirror.is_over:
             p = game.mirror.current_player
@@ -154,6 +155,9 @@ async def drive(url: str, game: Tracked, rng: random.Random) -> None:
                 )
             except httpx.HTTPError:
                 return
+            if r.status_code == 429:  # the server's move limit (docs/security.md): wait, retry
+                await asyncio.sleep(float(r.headers["retry-after"]))
+                continue
             assert r.status_code == 200, r.text
             game.mirror.play(game.mirror.parse_move(text))
             game.acked += 1
@@ -166,7 +170,9 @@ def new_game(client: httpx.Client, url: str, rng: random.Random) -> Tracked:
         spec: dict[str, Any] = {"game": "piramides", "seed": seed}
         players = 1
     else:
+        # a chosen seed in a room for two: a practice room (the clients mirror the deal)
         spec = {"game": "pyramideto", "seed": seed, "seats": [{"kind": "human"}] * 2}
+        spec["practice"] = True
         players = 2
     room = client.post(f"{url}/api/rooms", json=spec).json()
     names = [s["name"] for s in room["seats"]]

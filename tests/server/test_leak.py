@@ -39,6 +39,10 @@ SNAPSHOT_KEYS = {
     "can_undo",
     "view",
     "legal",
+    # public facts about the deal: its commitment (a hash, see server/fair.py) and
+    # whether the room is a practice room
+    "commitment",
+    "practice",
 }
 EVENT_KEYS = {"type", "room", "version", "event", "can_undo", "view", "legal", "reply_to"}
 SEAT_KEYS = {"seat", "name", "kind", "agent", "level"}

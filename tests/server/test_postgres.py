@@ -220,3 +220,32 @@ def test_serve_on_a_missing_database_exits_with_a_one_line_error(cluster: Cluste
     result = CliRunner().invoke(cli, ["serve", "--database-url", cluster.url("no_such_db")])
     assert result.exit_code == 2
     assert 'database "no_such_db" does not exist' in _one_line_error(result.stderr)
+
+
+def test_a_schema_2_database_migrates_to_the_commitment_columns(pg_url: str) -> None:
+    """The ALTERs of storage.MIGRATIONS run on PostgreSQL too (SQLite: test_fair.py)."""
+    Store(pg_url).close()
+    store = Store(pg_url)
+    with store.engine.begin() as conn:  # back to schema 2: no secret, no practice
+        conn.execute(text("ALTER TABLE rooms DROP COLUMN secret"))
+        conn.execute(text("ALTER TABLE rooms DROP COLUMN practice"))
+        conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema'"))
+        conn.execute(
+            text(
+                "INSERT INTO rooms (id, game, variant, seed, players, created_at, over, "
+                "public_seed, spectator_chat) VALUES "
+                "('old', 'piramides', '{\"rounds\": 1}', 5, 1, 0, false, true, false)"
+            )
+        )
+    store.close()
+    store = Store(pg_url)
+    try:
+        row = store.load_room("old")
+        assert row is not None and row.secret is None and row.practice is False
+        room = _room("new")
+        room.secret, room.practice = "ab" * 32, True
+        store.create_room(room).result(timeout=10)
+        again = store.load_room("new")
+        assert again is not None and again.secret == "ab" * 32 and again.practice
+    finally:
+        store.close()

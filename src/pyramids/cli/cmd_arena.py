@@ -4,63 +4,60 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
-from pyramids.ai.arena import (
-    AgentSummary,
-    ArenaConfig,
-    GameResult,
-    games_csv,
-    report_json,
-    run_arena,
-    schedule,
-    summarize,
-    summary_csv,
-    write_plots,
-)
-from pyramids.ai.registry import UnknownAgent
-from pyramids.cli.common import console, fail, parse_options, progress_bar
-from pyramids.cli.render import game_hooks
-from pyramids.engine.errors import PyramidsError
+from pyramids.cli.common import fail, fit_tables, get_console, parse_options, progress_bar
+
+if TYPE_CHECKING:
+    from pyramids.ai.arena import AgentSummary, ArenaConfig
 
 
 def _fmt(x: float, digits: int = 1) -> str:
     return "–" if math.isnan(x) else f"{x:.{digits}f}"
 
 
-def summary_table(config: ArenaConfig, summary: list[AgentSummary], played: int) -> Table:
-    """The results as a Rich table (one row per agent)."""
+def _span(low: float, high: float, digits: int = 0) -> str:
+    return "–" if math.isnan(low) or math.isnan(high) else f"{low:.{digits}f}–{high:.{digits}f}"
+
+
+def summary_tables(
+    config: ArenaConfig, summary: list[AgentSummary], played: int, width: int = 80
+) -> list[Any]:
+    """The results as tables of at most ``width`` columns (one row per agent).
+
+    Each figure and its 95% interval get columns of their own, percentages
+    are whole numbers, and columns that do not fit go to a second table with
+    the agents again: a cell is never cut short.
+    """
     solitaire = config.seat_count() == 1
     unit = "deals" if solitaire else "games"
     count = played // len(config.agents) if solitaire else played
-    table = Table(title=f"{config.game_id}: {count} {unit}, seed {config.seed}")
-    table.add_column("agent", style="bold")
-    table.add_column("win rate (95% CI)" if not solitaire else "best on deal (95% CI)")
-    table.add_column("mean score (95% CI)", justify="right")
+    title = f"{config.game_id}: {count} {unit}, seed {config.seed}"
+    agents = [s.agent for s in summary]
+    win = "best on deal %" if solitaire else "win %"
+    columns: list[tuple[str, list[str], bool]] = [
+        (
+            win,
+            ["–" if math.isnan(s.win_rate) else f"{100 * s.win_rate:.0f}" for s in summary],
+            True,
+        ),
+        ("95% CI", [_span(100 * s.win_low, 100 * s.win_high) for s in summary], True),
+        ("mean score", [_fmt(s.mean_score) for s in summary], True),
+        ("95% CI", [_span(s.score_low, s.score_high, 1) for s in summary], True),
+    ]
     if not solitaire:
-        table.add_column("mean place", justify="right")
-    table.add_column("Elo (95% CI)", justify="right")
-    extras = sorted({k for s in summary for k in s.extra})
-    for key in extras:
-        table.add_column(key, justify="right")
-    table.add_column("s/move (max)", justify="right")
-    for s in summary:
-        win = (
-            "–"
-            if math.isnan(s.win_rate)
-            else f"{100 * s.win_rate:.1f}% ({100 * s.win_low:.1f}–{100 * s.win_high:.1f})"
-        )
-        row = [s.agent, win, f"{_fmt(s.mean_score)} ({_fmt(s.score_low)}–{_fmt(s.score_high)})"]
-        if not solitaire:
-            row.append(_fmt(s.mean_rank, 2))
-        row.append("–" if math.isnan(s.elo) else f"{s.elo:.0f} ({s.elo_low:.0f}–{s.elo_high:.0f})")
-        row += [_fmt(s.extra.get(k, math.nan), 2) for k in extras]
-        row.append(f"{s.mean_move_seconds:.3f} ({s.max_move_seconds:.2f})")
-        table.add_row(*row)
-    return table
+        columns.append(("mean place", [_fmt(s.mean_rank, 2) for s in summary], True))
+    columns += [
+        ("Elo", ["–" if math.isnan(s.elo) else f"{s.elo:.0f}" for s in summary], True),
+        ("95% CI", [_span(s.elo_low, s.elo_high) for s in summary], True),
+    ]
+    for key in sorted({k for s in summary for k in s.extra}):
+        columns.append((key, [_fmt(s.extra.get(key, math.nan), 2) for s in summary], True))
+    columns.append(("s/move", [f"{s.mean_move_seconds:.3f}" for s in summary], True))
+    columns.append(("max s", [f"{s.max_move_seconds:.2f}" for s in summary], True))
+    return fit_tables(title, ("agent", agents), columns, width)
 
 
 def register(app: typer.Typer) -> None:
@@ -100,6 +97,22 @@ def register(app: typer.Typer) -> None:
         resamples: Annotated[int, typer.Option(help="bootstrap resamples for Elo")] = 200,
     ) -> None:
         """Play seat-rotated games between agents; print win rates, scores and Elo."""
+        from pyramids.ai.arena import (
+            ArenaConfig,
+            GameResult,
+            games_csv,
+            report_json,
+            run_arena,
+            schedule,
+            summarize,
+            summary_csv,
+        )
+        from pyramids.ai.registry import UnknownAgent
+        from pyramids.cli.plots import arena_plots
+        from pyramids.cli.render import game_hooks
+        from pyramids.engine.errors import PyramidsError
+
+        console = get_console()
         if plot and out is None:
             raise fail("--plot needs --out FOLDER to write the PNG files in")
         specs = tuple(a.strip() for a in agents.split(",") if a.strip())
@@ -132,7 +145,8 @@ def register(app: typer.Typer) -> None:
             except (PyramidsError, UnknownAgent, ValueError) as e:
                 raise fail(str(e)) from None
         summary = summarize(config, results, resamples=resamples)
-        console.print(summary_table(config, summary, len(results)))
+        for table in summary_tables(config, summary, len(results), min(console.width, 80)):
+            console.print(table)
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
             (out / "summary.json").write_text(
@@ -143,7 +157,7 @@ def register(app: typer.Typer) -> None:
             written = [out / "summary.json", out / "summary.csv", out / "games.csv"]
             if plot:
                 try:
-                    written += write_plots(config, summary, results, out)
+                    written += arena_plots(config, summary, results, out)
                 except RuntimeError as e:
                     raise fail(str(e)) from None
             console.print("wrote " + ", ".join(str(p) for p in written))

@@ -25,13 +25,62 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[
             float, typer.Option(help="seconds a bot waits before moving (so people see it)")
         ] = 0.4,
+        rate_limit: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--rate-limit",
+                metavar="NAME=COUNT/SECONDS",
+                help="change one rate limit (e.g. moves-per-address=600/10), lift one "
+                "(NAME=off) or all (off); repeatable; names and defaults in docs/security.md",
+            ),
+        ] = None,
+        header_timeout: Annotated[
+            float,
+            typer.Option(help="seconds a client has to send a request's head before it is cut off"),
+        ] = 5.0,
+        half_open_per_address: Annotated[
+            int,
+            typer.Option(
+                help="connections one address may hold open without a complete request head; "
+                "past it its oldest such connection is closed"
+            ),
+        ] = 16,
+        max_connections: Annotated[
+            int | None,
+            typer.Option(help="connections in all (default: the file limit, ulimit -n, less 64)"),
+        ] = None,
+        websockets_per_address: Annotated[
+            int, typer.Option(help="WebSocket connections one address may hold open")
+        ] = 64,
     ) -> None:
         """Serve the web app: play any game at http://HOST:PORT (Ctrl-C stops)."""
         import uvicorn
         from sqlalchemy.exc import ArgumentError, OperationalError
 
         from pyramids.server.app import create_app
+        from pyramids.server.guard import ConnectionLimits, Guard, guarded_protocol
+        from pyramids.server.limits import RateLimits, parse_rate_options
+        from pyramids.server.protocol import MAX_BODY
         from pyramids.server.storage import StorageError, Store
+
+        try:
+            rates = RateLimits(parse_rate_options(rate_limit or []))
+        except ValueError as e:
+            typer.echo(f"Error: {e}", err=True)
+            raise typer.Exit(2) from None
+        if header_timeout <= 0 or half_open_per_address < 1 or websockets_per_address < 1:
+            typer.echo(
+                "Error: --header-timeout, --half-open-per-address and "
+                "--websockets-per-address must be positive",
+                err=True,
+            )
+            raise typer.Exit(2)
+        connection_limits = ConnectionLimits(
+            header_timeout=header_timeout,
+            half_open_per_address=half_open_per_address,
+            max_connections=max_connections,
+            websockets_per_address=websockets_per_address,
+        )
 
         try:  # fail here with one clear line rather than in the server's start-up
             Store(database_url).close()
@@ -48,11 +97,25 @@ def register(app: typer.Typer) -> None:
             f"Pyramids: open http://{host}:{port}/ in a browser"
             f" (database {_without_password(database_url)})"
         )
+        guard = Guard(connection_limits)
+        app = create_app(
+            database_url,
+            bot_delay=bot_delay,
+            freeze_heap=True,
+            rate_limits=rates,
+            connection_limits=connection_limits,
+        )
         uvicorn.run(
-            create_app(database_url, bot_delay=bot_delay, freeze_heap=True),
+            app,
             host=host,
             port=port,
             log_level="warning",
+            # slow clients: deadlines and caps on half-open connections (docs/security.md)
+            http=guarded_protocol(guard),
+            timeout_keep_alive=5,
+            h11_max_incomplete_event_size=connection_limits.max_header_bytes,
+            # a message past the app's limit gets an error; one this large closes (1009)
+            ws_max_size=16 * MAX_BODY,
             ws_ping_interval=20,
             # Messages are small JSON views on loopback or a LAN: compressing each one
             # costs more CPU than it saves (measured: zlib was a tenth of the server's time).

@@ -68,6 +68,15 @@ def reason(err: BaseException) -> str:
     return str(err)
 
 
+def record_reason(err: BaseException) -> str:
+    """A record's error with the field it names first (``moves[2]: move 3 ... is illegal``)."""
+    from pyramids.engine.errors import RecordError
+
+    if isinstance(err, RecordError) and err.field:
+        return f"{err.field}: {reason(err)}"
+    return reason(err)
+
+
 def fail(message: str) -> typer.Exit:
     """Print ``Error: message`` in red (unwrapped, so it can be grepped) and return exit 2."""
     from rich.markup import escape

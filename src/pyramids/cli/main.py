@@ -99,7 +99,9 @@ def play_cmd(
     seed: Annotated[
         int | None, typer.Option(help="seed of the game (random if omitted)", metavar="N")
     ] = None,
-    deal: Annotated[int | None, typer.Option(help="deal number (same as --seed)", metavar="N")] = None,
+    deal: Annotated[
+        int | None, typer.Option(help="deal number (same as --seed)", metavar="N")
+    ] = None,
     face_down: Annotated[
         bool, typer.Option("--face-down", help="piramides: covered cards face down")
     ] = False,
@@ -149,7 +151,9 @@ def replay_cmd(
     as_json: Annotated[
         bool, typer.Option("--json", help="print only the final result as JSON")
     ] = False,
-    boards: Annotated[bool, typer.Option("--boards", help="draw the board after each move")] = False,
+    boards: Annotated[
+        bool, typer.Option("--boards", help="draw the board after each move")
+    ] = False,
     step: Annotated[
         bool, typer.Option("--step", help="with --boards: wait for Enter after each move")
     ] = False,
@@ -188,6 +192,8 @@ COMMAND_MODULES: list[str] = [
     "pyramids.cli.cmd_serve",
     "pyramids.cli.cmd_arena",
     "pyramids.cli.cmd_solve",
+    "pyramids.cli.cmd_verify",
+    "pyramids.cli.cmd_review",
 ]
 
 

@@ -3,22 +3,43 @@
 Kept apart from :mod:`pyramids.cli.render.piramides` so that the pyramid's
 own drawing stays as it is; that module hands over views of the ``tripeaks``
 and ``golf`` layouts (their cells carry an ``x``) and registers ``hint``.
+
+A hint must give the same advice every time it is asked in the same position,
+or the player cannot trust it: its samples are seeded by the position as the
+player sees it (never by the hidden cards, which would leak them), sampling
+is bounded by counts, not by the clock (a loaded machine must not change the
+answer), and when the two best moves are too close to call on the first
+samples it takes four times as many before it speaks.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.common import _, tr
 from pyramids.games.piramides.cards import card_label, parse_card
+from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.cli.play import Session
+    from pyramids.solver.hint import Hint, MoveEstimate
 
 STEP = 3  # characters per half-card step of a cell's ``x``
+#: samples of a hint when none are asked for, and how far a close call extends them
+DEFAULT_SAMPLES = 64
+CLOSE_CALL_SAMPLES = 256
+MAX_SAMPLES = 1000
+HINT_HELP = (
+    N_("hint [N] [score]"),
+    N_("the best move, by solving N sampled stock orders (score: best points, not clearing)"),
+)
 
 
 def _card(name: str | None, free: bool) -> Text:
@@ -56,63 +77,187 @@ def render_spread(view: dict[str, Any]) -> RenderableType:
                 line.append_text(_card(cell["card"], cell["free"]))
         line.append(" " * max(1, width - len(line.plain)))
         if golf:
-            line.append(f"depth {r + 1}", style="dim")
+            line.append(_("depth {depth}", depth=r + 1), style="dim")
         else:
             first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
             line.append(f"{first}..{last}", style="dim")
         lines.append(line)
     status = Table.grid(padding=(0, 2))
+    layout = tr().name("layout", view["layout"])
+    if not view["variant"].get("wrap", True):
+        layout = _("{layout} (no wrap)", layout=layout)
     status.add_row(
-        Text("Waste ") + _card(view["waste"], True),
-        Text(f"Stock {view['stock']}"),
-        Text(
-            f"Layout {view['layout']}" + ("" if view["variant"].get("wrap", True) else " (no wrap)")
-        ),
-        Text(f"Run {view['run']}") if not golf else Text(""),
-        Text(f"Score {view['scores'][0]}", style="bold"),
+        Text(_("Waste") + " ") + _card(view["waste"], True),
+        Text(_("Stock {n}", n=view["stock"])),
+        Text(_("Layout {layout}", layout=layout)),
+        Text(_("Run {run}", run=view["run"])) if not golf else Text(""),
+        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
     )
     return Group(*lines, Text(""), status)
 
 
+def position_seed(view: dict[str, Any]) -> int:
+    """A seed that is a function of what the player sees, so one position gets one hint."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def parse_hint_argument(arg: str) -> tuple[int | None, str] | str:
+    """``"40 score"`` -> ``(40, "score")``; a string is the reason the words are refused."""
+    samples: int | None = None
+    mode = "clear"
+    for word in arg.lower().split():
+        if word.isdigit():
+            if samples is not None:
+                return _("hint takes one number of samples, not two")
+            samples = int(word)
+            if not 1 <= samples <= MAX_SAMPLES:
+                return _(
+                    "hint takes a number of samples from 1 to {most}: hint 100",
+                    most=MAX_SAMPLES,
+                )
+        elif word in ("score", "clear"):
+            mode = word
+        else:
+            return _(
+                "hint does not know {word}: type hint, hint N (samples, 1 to {most}), "
+                "hint score or hint N score",
+                word=repr(word),
+                most=MAX_SAMPLES,
+            )
+    return samples, mode
+
+
+def _separated(h: Hint) -> bool:
+    """True when the best move's lead over the second is beyond sampling noise (or nil).
+
+    Clear mode only: the chances carry a margin; mean scores do not, and a score
+    hint ranks by them, so it is taken as it is.
+    """
+    if len(h.estimates) < 2 or h.mode == "score":
+        return True
+    a, b = h.estimates[0], h.estimates[1]
+    if a.chance == b.chance:
+        return True  # a tie is an answer: both are as good
+    return a.chance - a.margin > b.chance + b.margin
+
+
+def _ties(h: Hint) -> list[MoveEstimate]:
+    best = h.estimates[0]
+    if h.mode == "score":
+        return [
+            e for e in h.estimates if e.mean_score == best.mean_score and e.chance == best.chance
+        ]
+    return [e for e in h.estimates if e.chance == best.chance and e.mean_score == best.mean_score]
+
+
 def hint_command(session: Session, arg: str) -> None:
-    """hint [N|score]  best move by solving N sampled stock orders (default 24)"""
+    """hint [N] [score]: the best move by solving N sampled stock orders."""
     from pyramids.games.piramides import PiramidesState
     from pyramids.solver.hint import hint
 
     state = session.state
     con = session.console
     if not isinstance(state, PiramidesState):
-        con.print("[yellow]hint works in Pirámides only.[/]")
+        con.print(f"[yellow]{escape(_('hint works in Pirámides only.'))}[/]")
         return
-    words = arg.split()
-    mode = "score" if "score" in words else "clear"
-    numbers = [w for w in words if w.isdigit()]
-    samples = int(numbers[0]) if numbers else 24
-    if not 1 <= samples <= 1000:
-        con.print("[yellow]hint takes a number of samples from 1 to 1000: hint 40[/]")
+    parsed = parse_hint_argument(arg)
+    if isinstance(parsed, str):
+        con.print(f"[red]{escape(parsed)}[/]")
         return
-    if len(state.legal_moves()) > 1:
-        con.print(f"[dim]Solving {samples} sampled stock orders ({mode} mode)...[/]")
-    h = hint(state, samples=samples, mode=mode, seed=session.rng.fork().next_u64())
+    asked, mode = parsed
+    samples = asked or DEFAULT_SAMPLES
+    legal = state.legal_moves()
+    seed = position_seed(state.view(0))
+    if len(legal) > 1:
+        con.print(
+            Text(
+                _("Solving {n} sampled stock orders ({mode} mode)...", n=samples, mode=mode),
+                style="dim",
+            )
+        )
+
+    def solve(n: int) -> Hint:
+        return hint(state, samples=n, mode=mode, seed=seed, max_seconds=600.0)
+
+    try:
+        h = solve(samples)
+        if asked is None and not _separated(h):
+            con.print(
+                Text(
+                    _("Close call: solving {n} sampled stock orders...", n=CLOSE_CALL_SAMPLES),
+                    style="dim",
+                )
+            )
+            h = solve(CLOSE_CALL_SAMPLES)
+    except KeyboardInterrupt:
+        con.print(f"[yellow]{escape(_('Hint cancelled.'))}[/]")
+        return
     if not h.samples:
-        con.print(f"Hint: [bold]{state.move_to_str(h.best)}[/] is the only legal move.")
+        only = state.move_to_str(h.best)
+        con.print(escape(_("Hint: {move} is the only legal move.", move=only)))
         return
-    table = Table(title=f"Hint ({h.samples} samples, {h.seconds:.1f} s)")
-    table.add_column("move")
-    table.add_column("clears the round", justify="right")
-    if mode == "score":
-        table.add_column("mean best score", justify="right")
+    con.print(hint_table(session, h))
+    con.print(advice(session, h))
+
+
+def hint_table(session: Session, h: Hint) -> Table:
+    """Every legal move with its chance to clear the round (and mean best score)."""
+    state = session.state
+    seconds = tr().number(round(h.seconds, 1))
+    table = Table(title=_("Hint ({n} samples, {seconds} s)", n=h.samples, seconds=seconds))
+    table.add_column(_("move"))
+    table.add_column(_("clears the round"), justify="right")
+    if h.mode == "score":
+        table.add_column(_("mean best score"), justify="right")
     for e in h.estimates:
         chance = f"{100 * e.chance:.0f}% ± {100 * e.margin:.0f}"
         if e.unknown:
-            chance += f" ({e.unknown} undecided)"
+            chance += " " + _("({n} undecided)", n=e.unknown)
         row = [state.move_to_str(e.move), chance]
-        if mode == "score":
+        if h.mode == "score":
             row.append("?" if e.mean_score is None else f"{e.mean_score:.1f}")
         table.add_row(*row)
-    con.print(table)
+    return table
+
+
+def advice(session: Session, h: Hint) -> str:
+    """The recommendation in words, saying why when no sampled deal can be cleared."""
+    state = session.state
     best = h.estimates[0]
-    con.print(
-        f"Hint: play [bold]{state.move_to_str(h.best)}[/] "
-        f"(clears the round in about {100 * best.chance:.0f}% of the sampled deals)"
+    ties = _ties(h)
+    moves = " / ".join(state.move_to_str(e.move) for e in ties)
+    if h.mode == "score":
+        score = "?" if best.mean_score is None else f"{best.mean_score:.1f}"
+        if best.chance == 0:
+            return _(
+                "Hint: play {moves}: no sampled deal can be cleared whatever you play, so this "
+                "keeps the most points (mean best score {score}).",
+                moves=moves,
+                score=score,
+            )
+        return _(
+            "Hint: play {moves} for the best mean score ({score}); it clears the round in "
+            "about {percent}% of the sampled deals.",
+            moves=moves,
+            score=score,
+            percent=round(100 * best.chance),
+        )
+    if best.chance == 0:
+        return _(
+            "Hint: no move clears the round in any of the {n} sampled deals. "
+            "Type 'hint score' for the move that keeps the most points.",
+            n=h.samples,
+        )
+    if len(ties) > 1:
+        return _(
+            "Hint: {moves} are as good as each other: each clears the round in about "
+            "{percent}% of the sampled deals.",
+            moves=moves,
+            percent=round(100 * best.chance),
+        )
+    return _(
+        "Hint: play {move} (clears the round in about {percent}% of the sampled deals)",
+        move=moves,
+        percent=round(100 * best.chance),
     )

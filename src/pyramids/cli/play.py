@@ -120,8 +120,6 @@ class Session:
         """Every name the loop accepts, built-in and the game's own, mapped to its command."""
         table: dict[str, Command] = {}
         for cmd in (*COMMANDS, *self.game_commands()):
-            if cmd.names[0] == "undo" and not self.undo_allowed:
-                continue
             for name in cmd.names:
                 table.setdefault(name, cmd)
         return table
@@ -233,6 +231,13 @@ def cmd_help(session: Session, argument: str) -> None:
 def cmd_undo(session: Session, argument: str) -> None:
     """Take back the last move (single-player games; the record counts every undo)."""
     con = session.console
+    if not session.undo_allowed:
+        message = _(
+            "Undo is only offered in single-player games: here taking a move back would "
+            "show you what the others' replies revealed, or change a game they have seen."
+        )
+        con.print(f"[yellow]{escape(message)}[/]")
+        return
     if not session.history:
         con.print(f"[yellow]{escape(_('Nothing to undo.'))}[/]")
         return
@@ -275,7 +280,9 @@ def cmd_quit(session: Session, argument: str) -> None:
             "The game is not over. Leave it? It will be saved to {path}.", path=session.save_to
         )
     elif session.saved is not None and session.saved[1] == session.generation:
-        question = _("The game is not over. Leave it? It is saved in {path}.", path=session.saved[0])
+        question = _(
+            "The game is not over. Leave it? It is saved in {path}.", path=session.saved[0]
+        )
     else:
         question = _(
             "The game is not over and not saved (type 'save FILE' first to keep it). Leave it?"
@@ -297,7 +304,9 @@ COMMANDS: tuple[Command, ...] = (
     Command(("undo", "u"), "undo", "take back your last move (single-player games)", cmd_undo),
     Command(("save",), "save FILE", "save the game record so far as JSON", cmd_save),
     Command(("help", "h", "?"), "help", "this help", cmd_help),
-    Command(("quit", "q", "exit"), "quit", "leave the game (asks first if it is not over)", cmd_quit),
+    Command(
+        ("quit", "q", "exit"), "quit", "leave the game (asks first if it is not over)", cmd_quit
+    ),
 )
 
 
@@ -379,12 +388,12 @@ def save(session: Session, path: Path) -> bool:
         path.write_text(json.dumps(session.record(), indent=2) + "\n", encoding="utf-8")
     except OSError as e:
         message = _("Cannot save to {path}: {reason}.", path=str(path), reason=reason(e))
-        con.print(f"[red]{escape(message)}[/]")
+        con.print(f"[red]{escape(message)}[/]", soft_wrap=True)
         if not session.state.is_over:
             con.print(escape(_("The game goes on: try 'save' with another file name.")))
         return False
     session.saved = (path, session.generation)
-    con.print(f"[green]{escape(_('Record saved to {path}', path=str(path)))}[/]")
+    con.print(f"[green]{escape(_('Record saved to {path}', path=str(path)))}[/]", soft_wrap=True)
     return True
 
 
@@ -410,7 +419,7 @@ def ask_file(session: Session, default: str) -> Path | None:
     except (EOFError, KeyboardInterrupt):
         session.console.print()
         return None
-    return Path((answer.strip() or default)).expanduser()
+    return Path(answer.strip() or default).expanduser()
 
 
 def default_file(session: Session) -> str:
@@ -451,14 +460,14 @@ def hand_over(session: Session, seat: int) -> None:
             con.rule()
         recap(session, seat)
         name = session.seats[seat].name
-        session.read(_("Pass the screen to {player}, then press Enter ", player=name), remember=False)
+        session.read(
+            _("Pass the screen to {player}, then press Enter ", player=name), remember=False
+        )
         if con.is_terminal:
             con.file.write(CLEAR_ALL)
             con.file.flush()
     elif several:
-        con.print(
-            Text(_("{player} to move.", player=session.seats[seat].name), style="bold cyan")
-        )
+        con.print(Text(_("{player} to move.", player=session.seats[seat].name), style="bold cyan"))
     session.seen[seat] = len(session.told)
     session.facing = seat
 
@@ -597,7 +606,8 @@ def leave(session: Session) -> None:
         con.print(
             escape(
                 _(
-                    "The game was not saved. The same deal again: pyramids play {game} --seed {seed}",
+                    "The game was not saved. The same deal again: "
+                    "pyramids play {game} --seed {seed}",
                     game=session.game_id or session.state.game.id,
                     seed=session.seed,
                 )
@@ -610,7 +620,9 @@ def finish(session: Session) -> None:
     con = session.console
     draw(session)
     final = session.state.view(session.humans[0] if session.humans else None)
-    con.print(Text(_("Game over: {why}.", why=session.hooks.ending(final)), style="bold"))
+    con.print(
+        Text(" ".join(filter(None, (_("Game over."), session.hooks.ending(final)))), style="bold")
+    )
     con.print(session.hooks.summary(final) if session.hooks.summary else scores_table(final))
     if session.undos:
         con.print(
@@ -680,4 +692,3 @@ def new_session(
         reader=reader,
         undos=undos,
     )
-

@@ -55,6 +55,9 @@ class Game(ABC, Generic[M]):
     options: ClassVar[tuple[Option, ...]] = ()
     #: One line for menus and ``pyramids games``.
     summary: ClassVar[str] = ""
+    #: Whether seats hold secrets from each other (a hand, what a seat alone has seen).
+    #: Faces that share one screen between players hide it between turns only then.
+    secret_seats: ClassVar[bool] = True
 
     # -- building states -------------------------------------------------
 

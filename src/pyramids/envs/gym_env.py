@@ -86,17 +86,17 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         return self._state
 
     def _observe(self) -> FloatArray:
-        return self.codec.observations.encode(self.state.view(self.seat))
+        return self.codec.observations.encode_state(self.state, self.seat)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         state = self.state
-        mask = (
-            self.codec.actions.mask(state)
-            if state.current_player == self.seat
-            else np.zeros(self.codec.actions.num_actions, dtype=np.bool_)
-        )
+        mask = np.zeros(self.codec.actions.num_actions, dtype=np.int8)
+        if state.current_player == self.seat:
+            ids = self.codec.actions.legal_ids(state)
+            if ids:
+                mask[ids] = 1
         return {
-            "action_mask": mask.astype(np.int8),
+            "action_mask": mask,
             "score": state.scores()[self.seat],
             "illegal_action": illegal,
         }

@@ -140,6 +140,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         #: the id of ``WAIT`` in ``"rotate"`` order (one past the codec's ids), else None
         self.wait_action: int | None = n if turn_order == "rotate" else None
         size = n if self.wait_action is None else n + 1
+        self._mask_size = size
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -182,13 +183,15 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Obs:
         state = self.game_state
         seat = self._seat[agent]
-        mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        mask = np.zeros(self._mask_size, dtype=np.int8)
         if self.wait_action is not None and self._waiting(seat):
             mask[self.wait_action] = 1
         elif state.current_player == seat:
-            mask[: self.codec.actions.num_actions] = self.codec.actions.mask(state)
+            ids = self.codec.actions.legal_ids(state)
+            if ids:
+                mask[ids] = 1
         return {
-            "observation": self.codec.observations.encode(state.view(seat)),
+            "observation": self.codec.observations.encode_state(state, seat),
             "action_mask": mask,
         }
 
@@ -286,10 +289,13 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
 
     def _begin_step(self) -> None:
         """Clear the rewards and infos of the last step and count this one."""
-        self._clear_rewards()
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         self._steps += 1
+        infos = self.infos
         for a in self.agents:
-            self.infos[a] = {"illegal_action": False}
+            infos[a] = {"illegal_action": False}
 
     def _check_truncation(self) -> None:
         if self._steps >= self.step_limit and not self.game_state.is_over:

@@ -14,27 +14,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import Path as FastAPIPath
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pyramids import __version__
 from pyramids.engine.errors import UnknownGame
-from pyramids.engine.registry import all_games, get_game
+from pyramids.engine.registry import all_games, game_ids, get_game
 from pyramids.i18n import LANGUAGES, Translator, check_language, negotiate, translator
 from pyramids.i18n.build import option_label
 from pyramids.i18n.web import catalog_json
+from pyramids.server import openapi
+from pyramids.server.asgi import BodyLimit, SecurityHeaders, docs_policy
 from pyramids.server.bots import bot_choices
+from pyramids.server.guard import ConnectionLimits
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.hints import hint_available, hint_for
-from pyramids.server.protocol import ProtocolError, error_message, parse_client_message
+from pyramids.server.limits import HINTS_AT_ONCE, RateLimits, address_key
+from pyramids.server.openapi import errors
+from pyramids.server.protocol import (
+    MAX_BODY,
+    ProtocolError,
+    check_move_text,
+    error_message,
+    parse_client_message,
+    parse_json,
+    shown,
+)
 from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
 from pyramids.server.rules_pages import rules_page
 from pyramids.server.storage import Store
@@ -47,7 +63,12 @@ DEFAULT_DATABASE_URL = "sqlite:///pyramids.db"
 
 
 def _error_response(err: ProtocolError, tr: Translator | None, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": err.to_dict(tr), **extra}, status_code=err.status)
+    headers = {}
+    if err.code == "rate-limited":
+        headers["Retry-After"] = str(err.extra.get("retry_after", 1))
+    return JSONResponse(
+        {"error": err.to_dict(tr), **extra}, status_code=err.status, headers=headers
+    )
 
 
 def language_of(lang: str | None, accept_language: str | None) -> str:
@@ -64,14 +85,22 @@ def _translator(request: Request | WebSocket) -> Translator:
     )
 
 
+def _scope_language(scope: Any) -> str:
+    """The language of a raw ASGI request (for middleware that answers before the app)."""
+    return _translator(Request(scope)).lang
+
+
 async def _read_json(request: Request) -> Any:
+    """The request's JSON body, within the bounds of :func:`protocol.parse_json`.
+
+    Its size was bounded before (:class:`asgi.BodyLimit`: 413 past ``MAX_BODY``).
+    """
     body = await request.body()
-    try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError(
-            "bad-json", "the request body is not valid JSON ({error})", error=str(e)
-        ) from None
+    return parse_json(body or b"{}")
+
+
+def _client_address(connection: Request | WebSocket) -> str | None:
+    return connection.client.host if connection.client else None
 
 
 def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
@@ -99,9 +128,8 @@ def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
         "bots": bot_choices(g.id),
         "board": board_module(g.id),
         "board_css": (WEB_DIR / "boards" / f"{g.id}.css").is_file(),
-        # Whether seats hold secrets from each other: then a shared screen is covered
-        # between turns (in Pyramido everything on the table is seen by all).
-        "secrets": g.id != "pyramido",
+        # seats with secrets: a shared screen is covered between their turns
+        "secrets": g.secret_seats,
         "undo": g.max_players == 1,
         "hint": hint_available(g.id),
     }
@@ -119,6 +147,8 @@ def create_app(
     database_url: str = DEFAULT_DATABASE_URL,
     bot_delay: float = 0.4,
     freeze_heap: bool = False,
+    rate_limits: RateLimits | None = None,
+    connection_limits: ConnectionLimits | None = None,
 ) -> FastAPI:
     """The server application on ``database_url``; bots wait ``bot_delay`` s before moving.
 
@@ -126,9 +156,17 @@ def create_app(
     tests and benchmarks set it to 0. ``freeze_heap`` tunes the garbage
     collector of the whole process once started (:mod:`pyramids.server.heap`):
     ``pyramids serve`` sets it; an application embedded in another process
-    (tests) leaves that process's collector alone.
+    (tests) leaves that process's collector alone. ``rate_limits`` defaults to
+    :data:`limits.DEFAULTS`; of ``connection_limits`` the app applies the
+    WebSockets per address (the rest is the transport's, :mod:`.guard`).
     """
     holder: dict[str, Any] = {}
+    limits = rate_limits if rate_limits is not None else RateLimits()
+    websockets_per_address = (connection_limits or ConnectionLimits()).websockets_per_address
+    #: open WebSockets per client address
+    sockets: dict[str, int] = {}
+    #: hints being computed now (each holds a core for up to 3 s)
+    hints_running = [0]
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -149,12 +187,19 @@ def create_app(
             await asyncio.to_thread(store.close)
 
     app = FastAPI(
+        generate_unique_id_function=lambda route: route.name,
         title="Pyramids game server",
         version=__version__,
         description="Lobby, games and live play for the four Pyramids games. "
-        "See docs/server.md for the WebSocket protocol.",
+        "See docs/server.md for the WebSocket protocol and docs/security.md for the limits. "
+        'Every error is answered as `{"error": {"code", "reason", "params"}}`.',
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    # outermost first: the headers go on every answer, the 413 included
+    app.add_middleware(BodyLimit, limit=MAX_BODY, lang_of=_scope_language)
+    app.add_middleware(SecurityHeaders)
 
     def manager() -> RoomManager:
         m: RoomManager = holder["manager"]
@@ -164,9 +209,83 @@ def create_app(
     async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
         return _error_response(exc, _translator(request))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's own errors (no such path, wrong method) in the one error format."""
+        if exc.status_code == 405:
+            err = ProtocolError(
+                "method-not-allowed",
+                "{method} is not allowed here",
+                method=shown(request.method),
+            )
+        elif exc.status_code == 404:
+            err = ProtocolError(
+                "not-found", "there is nothing at {path}", path=shown(request.url.path, 80)
+            )
+        else:
+            err = ProtocolError(
+                "bad-request", "the request was refused ({status})", status=exc.status_code
+            )
+        response = _error_response(err, _translator(request))
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A query parameter of the wrong type (``?seat=x``): 400, naming the parameter."""
+        problems = exc.errors()
+        first = problems[0] if problems else {}
+        name = shown(str(first.get("loc", ("?",))[-1]))
+        if str(first.get("type", "")).startswith("int"):
+            err = ProtocolError(
+                "bad-request", "the parameter {name} must be a whole number", name=name
+            )
+        else:
+            err = ProtocolError("bad-request", "the parameter {name} is not valid", name=name)
+        return _error_response(err, _translator(request))
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        """A bug: logged with its traceback; the client gets the error object, nothing more."""
+        log.error("error answering %s %s", request.method, request.url.path, exc_info=exc)
+        err = ProtocolError("internal", "the server failed to answer; the error was logged")
+        return _error_response(err, _translator(request))
+
+    def openapi_schema() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            app.openapi_schema = openapi.tidy_openapi(schema)
+        return app.openapi_schema
+
+    app.openapi = openapi_schema  # type: ignore[method-assign]
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_docs() -> HTMLResponse:
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title=app.title)
+        html = bytes(page.body).decode()
+        return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(html)})
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc_docs() -> HTMLResponse:
+        page = get_redoc_html(openapi_url="/openapi.json", title=app.title)
+        html = bytes(page.body).decode()
+        return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(html)})
+
     # -- REST -------------------------------------------------------------------------
 
-    @app.get("/api/games", summary="The games, their options and the bots that can fill a seat")
+    @app.get(
+        "/api/games",
+        summary="The games, their options and the bots that can fill a seat",
+        responses=errors(400),
+    )
     async def list_games(request: Request) -> list[dict[str, Any]]:
         tr = _translator(request)
         return [_game_info(g.id, tr) for g in all_games()]
@@ -174,6 +293,7 @@ def create_app(
     @app.get(
         "/api/games/{game_id}/rules",
         summary="The players' rules page of a game, as HTML, in the request's language",
+        responses=errors(400, 404),
     )
     async def rules(game_id: str, request: Request) -> dict[str, Any]:
         tr = _translator(request)
@@ -184,52 +304,83 @@ def create_app(
         page = rules_page(game_id, tr.lang)
         return {"game": info, "lang": page.lang if page else None, "html": page and page.html}
 
-    @app.get("/api/i18n/{lang}", summary="The web app's messages in a language (JSON catalog)")
-    async def i18n_catalog(lang: str) -> JSONResponse:
+    @app.get(
+        "/api/i18n/{lang}",
+        summary="The web app's messages in a language (JSON catalog)",
+        responses=errors(400),
+    )
+    async def i18n_catalog(
+        lang: Annotated[str, FastAPIPath(json_schema_extra={"enum": list(LANGUAGES)})],
+    ) -> JSONResponse:
         try:
             code = check_language(lang)
         except ValueError:
             raise ProtocolError(
                 "bad-request",
                 "unknown language {lang}; choose one of {languages}",
-                lang=repr(lang),
+                lang=shown(lang),
                 languages=", ".join(LANGUAGES),
             ) from None
         return JSONResponse(catalog_json(code), headers={"Cache-Control": "no-cache"})
 
-    @app.post("/api/rooms", summary="Create a game: seats, bots, variant options; answers links")
+    @app.post(
+        "/api/rooms",
+        summary="Create a game: seats, bots, variant options; answers links",
+        status_code=201,
+        responses=errors(400, 404, 413, 429, 503),
+        openapi_extra=openapi.body(openapi.create_schema(game_ids()), "the new room"),
+    )
     async def create_room(request: Request) -> JSONResponse:
         spec = await _read_json(request)
+        limits.check("rooms", _client_address(request))
         return JSONResponse(await manager().create(spec), status_code=201)
 
-    @app.get("/api/rooms/{room_id}", summary="Public summary of a game")
+    @app.get("/api/rooms/{room_id}", summary="Public summary of a game", responses=errors(400, 404))
     async def room_summary(room_id: str) -> dict[str, Any]:
         return (await manager().get(room_id)).summary()
 
-    @app.get("/api/rooms/{room_id}/state", summary="A seat's snapshot (spectator without token)")
+    @app.get(
+        "/api/rooms/{room_id}/state",
+        summary="A seat's snapshot (spectator without token)",
+        responses=errors(400, 403, 404),
+    )
     async def room_state(room_id: str, token: str | None = None) -> dict[str, Any]:
         room = await manager().get(room_id)
         return room.snapshot(room.seat_for_token(token))
 
-    @app.post("/api/rooms/{room_id}/moves", summary="Play a move: {token, move, version}")
+    @app.post(
+        "/api/rooms/{room_id}/moves",
+        summary="Play a move: {token, move, version}",
+        responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
+        openapi_extra=openapi.body(openapi.MOVE_SCHEMA, "the move"),
+    )
     async def post_move(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
         body = await _read_json(request)
         msg = _checked_body(body, ("token", "move", "version"))
         seat = room.seat_for_token(msg["token"])
         try:
+            if seat is not None:
+                limits.check("moves", _client_address(request), seat_key=(room.id, seat))
             version = await manager().submit_move(room, seat, msg["move"], msg["version"])
         except ProtocolError as e:
             return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
         return JSONResponse({"version": version, **room.snapshot(seat)})
 
-    @app.post("/api/rooms/{room_id}/undo", summary="Take back the last move (solitaire only)")
+    @app.post(
+        "/api/rooms/{room_id}/undo",
+        summary="Take back the last move (solitaire only)",
+        responses=errors(400, 403, 404, 409, 413, 429, 503),
+        openapi_extra=openapi.body(openapi.UNDO_SCHEMA, "the undo"),
+    )
     async def post_undo(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
         body = await _read_json(request)
         msg = _checked_body(body, ("token", "version"))
         seat = room.seat_for_token(msg["token"])
         try:
+            if seat is not None:
+                limits.check("moves", _client_address(request), seat_key=(room.id, seat))
             await manager().undo(room, seat, msg["version"])
         except ProtocolError as e:
             return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
@@ -238,6 +389,9 @@ def create_app(
     @app.post(
         "/api/rooms/{room_id}/rematch",
         summary="A finished game again: same seats and links, new deal ({token})",
+        status_code=201,
+        responses=errors(400, 403, 404, 409, 413, 503),
+        openapi_extra=openapi.body(openapi.TOKEN_SCHEMA, "the seat asking"),
     )
     async def post_rematch(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
@@ -247,8 +401,12 @@ def create_app(
         seat = room.seat_for_token(body["token"])
         return JSONResponse(await manager().rematch(room, seat), status_code=201)
 
-    @app.get("/api/rooms/{room_id}/hint", summary="A suggested move (games with a solver)")
-    async def hint(room_id: str, token: str | None = None) -> dict[str, Any]:
+    @app.get(
+        "/api/rooms/{room_id}/hint",
+        summary="A suggested move (games with a solver)",
+        responses=errors(400, 403, 404, 409, 429),
+    )
+    async def hint(room_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
         room = await manager().get(room_id)
         seat = room.seat_for_token(token)
         if seat is None:
@@ -257,23 +415,38 @@ def create_app(
             raise ProtocolError("no-hint", "there is no hint for this game")
         if room.state.is_over or room.state.current_player != seat:
             raise ProtocolError("not-your-turn", "a hint is for the seat to move")
+        if hints_running[0] >= HINTS_AT_ONCE:
+            raise ProtocolError(
+                "rate-limited",
+                "the solver is busy with other hints: try again in {seconds} s",
+                {"retry_after": 3},
+                seconds=3,
+            )
+        limits.check("hints", _client_address(request), seat_key=(room.id, seat))
         state = room.state.copy()
+        hints_running[0] += 1
         try:
             found = await asyncio.to_thread(hint_for, state, room.version)
         except (ValueError, TypeError) as e:
             raise ProtocolError(
                 "no-hint", "the solver found no hint: {error}", error=str(e)
             ) from None
+        finally:
+            hints_running[0] -= 1
         if found is None:
             raise ProtocolError("no-hint", "the solver found no hint for this position")
         return {"version": room.version, **found}
 
-    @app.get("/api/rooms/{room_id}/replay", summary="A finished game, position by position")
+    @app.get(
+        "/api/rooms/{room_id}/replay",
+        summary="A finished game, position by position",
+        responses=errors(400, 404, 409),
+    )
     async def replay(room_id: str, seat: int | None = None, ply: int | None = None) -> Any:
         room = await manager().get(room_id)
         _need_over(room)
         if seat is not None and not 0 <= seat < room.players:
-            raise ProtocolError("bad-request", "there is no seat {seat}", seat=seat)
+            raise ProtocolError("bad-request", "there is no seat {seat}", seat=shown(seat))
         states = await asyncio.to_thread(room.replay_states)
         if ply is None:
             ply = len(states) - 1
@@ -289,15 +462,20 @@ def create_app(
             "ply": ply,
             "view": states[ply].view(seat),
             "seed": room.seed,
+            "practice": room.practice,
+            "commitment": room.commitment,
+            "reveal": room.reveal(),
         }
 
-    @app.get("/api/rooms/{room_id}/record", summary="The game record (finished games only)")
+    @app.get(
+        "/api/rooms/{room_id}/record",
+        summary="The game record (finished games only), with the deal's commitment and reveal",
+        responses=errors(400, 404, 409),
+    )
     async def record(room_id: str) -> dict[str, Any]:
         room = await manager().get(room_id)
         _need_over(room)
-        state = room.state
-        result: dict[str, Any] = await asyncio.to_thread(state.record)
-        return result
+        return await asyncio.to_thread(room.record)
 
     # -- WebSocket --------------------------------------------------------------------
 
@@ -305,6 +483,29 @@ def create_app(
     async def ws_room(websocket: WebSocket, room_id: str) -> None:
         await websocket.accept()
         tr = _translator(websocket)
+        address = _client_address(websocket)
+        key = address_key(address)
+        if sockets.get(key, 0) >= websockets_per_address:
+            err = ProtocolError(
+                "rate-limited",
+                "too many open connections from your address (at most {limit})",
+                {"retry_after": 10},
+                limit=websockets_per_address,
+            )
+            await websocket.send_text(dumps(error_message(err, tr=tr)))
+            await websocket.close(code=4429)
+            return
+        sockets[key] = sockets.get(key, 0) + 1
+        try:
+            await _serve_socket(websocket, room_id, tr, address)
+        finally:
+            sockets[key] -= 1
+            if not sockets[key]:
+                del sockets[key]
+
+    async def _serve_socket(
+        websocket: WebSocket, room_id: str, tr: Translator, address: str | None
+    ) -> None:
         token = websocket.query_params.get("token")
         since_text = websocket.query_params.get("since")
         try:
@@ -320,7 +521,7 @@ def create_app(
             await websocket.send_text(dumps(error_message(err, tr=tr)))
             await websocket.close(code=4400)
             return
-        conn = Connection(seat, tr)
+        conn = Connection(seat, tr, address)
         # No await between subscribing and queueing the catch-up: no event can slip between.
         room.conns.add(conn)
         _catch_up(room, conn, since)
@@ -343,22 +544,30 @@ def create_app(
             manager().maybe_evict(room)
 
     async def _handle(room: Room, conn: Connection, text: str) -> None:
+        """Answer one client message; every refusal is an error message, never a closed socket."""
         reply_to = None
         try:
             msg = parse_client_message(text)
             reply_to = msg.get("id")
+            limits.check("messages", conn.address, conn.buckets)
             kind = msg["type"]
             if kind == "ping":
                 conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
             elif kind == "sync":
                 _catch_up(room, conn, msg["version"])
             elif kind == "move":
+                if conn.seat is not None:
+                    limits.check("moves", conn.address, conn.buckets)
                 await manager().submit_move(
                     room, conn.seat, msg["move"], msg["version"], conn, reply_to
                 )
             elif kind == "undo":
+                if conn.seat is not None:
+                    limits.check("moves", conn.address, conn.buckets)
                 await manager().undo(room, conn.seat, msg["version"], conn, reply_to)
             elif kind == "chat":
+                if conn.seat is not None:
+                    limits.check("chat", conn.address, conn.buckets)
                 await manager().chat(room, conn, msg["text"])
         except ProtocolError as e:
             extra: dict[str, Any] = {}
@@ -388,8 +597,8 @@ def _checked_body(body: Any, keys: tuple[str, ...]) -> dict[str, Any]:
             raise ProtocolError("bad-message", "the request needs {key}", key=repr(key))
     if not isinstance(body["version"], int) or isinstance(body["version"], bool):
         raise ProtocolError("bad-message", "'version' must be a whole number")
-    if "move" in keys and not isinstance(body["move"], str):
-        raise ProtocolError("bad-message", "'move' must be the move's notation as text")
+    if "move" in keys:
+        check_move_text(body["move"])
     if body["token"] is not None and not isinstance(body["token"], str):
         raise ProtocolError("bad-message", "'token' must be text")
     return body

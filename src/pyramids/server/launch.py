@@ -10,6 +10,7 @@ from __future__ import annotations
 import socket
 import sys
 import time
+from collections.abc import Sequence
 
 import httpx
 
@@ -22,8 +23,14 @@ def free_port() -> int:
         return port
 
 
-def serve_command(port: int, database_url: str, bot_delay: float = 0.0) -> list[str]:
-    """The argument list of ``python -m pyramids serve`` on ``port`` and ``database_url``."""
+def serve_command(
+    port: int, database_url: str, bot_delay: float = 0.0, options: Sequence[str] = ()
+) -> list[str]:
+    """The argument list of ``python -m pyramids serve`` on ``port`` and ``database_url``.
+
+    ``options`` are more of the command's options, e.g. ``("--rate-limit", "off")``
+    for a load test, whose clients all share one address.
+    """
     return [
         sys.executable,
         "-m",
@@ -35,6 +42,7 @@ def serve_command(port: int, database_url: str, bot_delay: float = 0.0) -> list[
         database_url,
         "--bot-delay",
         f"{bot_delay:g}",
+        *options,
     ]
 
 

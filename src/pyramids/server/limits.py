@@ -224,6 +224,4 @@ class RateLimits:
 def limited(action: str, wait: float) -> ProtocolError:
     """The ``rate-limited`` error for ``action``, to be retried after ``wait`` seconds."""
     seconds = max(1, math.ceil(wait))
-    return ProtocolError(
-        "rate-limited", REASONS[action], {"retry_after": seconds}, seconds=seconds
-    )
+    return ProtocolError("rate-limited", REASONS[action], {"retry_after": seconds}, seconds=seconds)

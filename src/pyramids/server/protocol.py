@@ -26,6 +26,7 @@ ERROR_STATUS: dict[str, int] = {
     "bad-request": 400,
     "not-found": 404,
     "method-not-allowed": 405,
+    "request-timeout": 408,
     "too-large": 413,
     "headers-too-large": 431,
     "unknown-game": 404,
@@ -167,8 +168,15 @@ def snapshot_message(
     seat: int | None,
     seats: list[PublicSeat],
     can_undo: bool,
+    *,
+    commitment: str | None = None,
+    practice: bool = False,
 ) -> dict[str, Any]:
-    """The full picture for one seat: sent on connect, on resync and with stale-move errors."""
+    """The full picture for one seat: sent on connect, on resync and with stale-move errors.
+
+    ``commitment`` (the room's published hash of its deal) and ``practice`` (the
+    creator may have chosen the deal) are public: every seat is shown them.
+    """
     return {
         "type": "snapshot",
         "room": room_id,
@@ -178,6 +186,8 @@ def snapshot_message(
         "seat": seat,
         "seats": [s.to_dict() for s in seats],
         "can_undo": can_undo,
+        "practice": practice,
+        "commitment": commitment,
         **seat_payload(state, seat),
     }
 
@@ -267,9 +277,7 @@ def _float(text: str) -> float:
 
 
 def _constant(text: str) -> Any:
-    raise _Refused(
-        ProtocolError("bad-json", "{value} is not a JSON value", value=text)
-    )
+    raise _Refused(ProtocolError("bad-json", "{value} is not a JSON value", value=text))
 
 
 def parse_json(raw: bytes | str) -> Any:
@@ -296,9 +304,7 @@ def parse_json(raw: bytes | str) -> Any:
 
 
 def _too_deep() -> ProtocolError:
-    return ProtocolError(
-        "bad-json", "the JSON nests deeper than {limit} levels", limit=MAX_DEPTH
-    )
+    return ProtocolError("bad-json", "the JSON nests deeper than {limit} levels", limit=MAX_DEPTH)
 
 
 def _check_tree(value: Any) -> None:
@@ -327,8 +333,8 @@ def _check_text(text: str) -> None:
     except UnicodeEncodeError:
         raise ProtocolError(
             "bad-json",
-            "a text in the JSON holds a lone surrogate (\\u{codepoint:04x}), which is not a character",
-            codepoint=next(ord(c) for c in text if 0xD800 <= ord(c) <= 0xDFFF),
+            "a text in the JSON holds a lone surrogate (\\u{codepoint}), which is not a character",
+            codepoint=next(f"{ord(c):04x}" for c in text if 0xD800 <= ord(c) <= 0xDFFF),
         ) from None
 
 

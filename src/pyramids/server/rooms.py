@@ -26,16 +26,20 @@ import orjson
 
 from pyramids.ai.base import Agent
 from pyramids.engine.errors import IllegalMove, PyramidsError, UnknownGame
+from pyramids.engine.records import make_record
 from pyramids.engine.registry import get_game, new_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.i18n import Translator
+from pyramids.server import fair
 from pyramids.server.bots import build_agent
+from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
     PublicSeat,
     event_message,
     seat_payload,
+    shown,
     snapshot_message,
 )
 from pyramids.server.storage import (
@@ -55,11 +59,13 @@ log = logging.getLogger("pyramids.server")
 HISTORY = 64
 #: a client that lets this many messages pile up is disconnected (it resyncs on reconnect)
 OUTBOX_LIMIT = 2000
-#: chat limits: a line is at most this long, and a connection sends at most
-#: CHAT_BURST lines per CHAT_WINDOW seconds
+#: a chat line is at most this long (how often one may be sent: :mod:`.limits`)
 CHAT_MAX_LENGTH = 300
-CHAT_BURST = 5
-CHAT_WINDOW = 10.0
+#: seeds a room may be dealt from: 0 to 2**53 - 1, so that every client, JavaScript
+#: included, reads a revealed seed exactly (as message ids, see protocol.py)
+SEED_LIMIT = 2**53
+#: the longest seat name
+NAME_MAX_LENGTH = 40
 
 
 def hash_token(token: str) -> str:
@@ -85,12 +91,16 @@ def rebuild(
 class Connection:
     """One client connected to a room as a seat (or as a spectator when ``seat`` is None)."""
 
-    def __init__(self, seat: int | None, tr: Translator | None = None) -> None:
+    def __init__(
+        self, seat: int | None, tr: Translator | None = None, address: str | None = None
+    ) -> None:
         self.seat = seat
         #: the language this client reads (errors are worded in it)
         self.tr = tr
-        #: when this connection's recent chat lines were sent (for the rate limit)
-        self.chat_times: deque[float] = deque(maxlen=CHAT_BURST)
+        #: the client's address (rate limits per address)
+        self.address = address
+        #: this connection's rate-limit buckets, per action (:mod:`.limits`)
+        self.buckets: dict[str, Bucket] = {}
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
 
@@ -134,11 +144,14 @@ class Room:
         self.seats = row.seats
         self.public_seed = bool(row.public_seed)
         moves: list[str] = []
+        #: moves taken back (a record says how many: a take-back shows hidden cards)
+        self.undos = 0
         for ev in row.events:
             if ev.kind == "move":
                 moves.append(ev.data)
             elif ev.kind == "undo" and moves:
                 moves.pop()
+                self.undos += 1
         self.moves = moves
         self.version = row.version
         self.state = rebuild(
@@ -152,6 +165,10 @@ class Room:
         self._replay: list[State[Any]] | None = None
         self.spectator_chat = bool(row.spectator_chat)
         self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
+        self.practice = bool(row.practice)
+        self.secret = row.secret
+        #: the published commitment to the seed (None for rooms made before schema 3)
+        self.commitment = fair.commitment(row.seed, row.secret) if row.secret else None
 
     # -- seats -----------------------------------------------------------------
 
@@ -207,7 +224,14 @@ class Room:
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The full message for ``seat`` at the current version."""
         msg = snapshot_message(
-            self.id, self.version, self.state, seat, self.public_seats(), self.can_undo
+            self.id,
+            self.version,
+            self.state,
+            seat,
+            self.public_seats(),
+            self.can_undo,
+            commitment=self.commitment,
+            practice=self.practice,
         )
         if self.public_seed:
             msg["deal"] = self.seed
@@ -253,7 +277,32 @@ class Room:
             "ranking": view.get("ranking"),
             "seats": [s.to_dict() for s in self.public_seats()],
             "created_at": self.created_at,
+            "practice": self.practice,
+            "commitment": self.commitment,
+            "reveal": self.reveal(),
         }
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``docs/records.md``) with the room, its commitment and reveal.
+
+        ``pyramids verify`` checks such a record: the moves, the deal against the
+        seed, and the seed against the commitment published at the room's creation.
+        """
+        out = make_record(self.state, undos=self.undos)
+        out["room"] = self.id
+        out["practice"] = self.practice
+        out["commitment"] = self.commitment
+        out["reveal"] = self.reveal()
+        return out
+
+    def reveal(self) -> dict[str, Any] | None:
+        """The seed and the commitment's secret, once the game is over (else ``None``).
+
+        Why only then: the seed fixes every hidden card and every future chance.
+        """
+        if not self.state.is_over or self.secret is None:
+            return None
+        return {"seed": self.seed, "secret": self.secret, "scheme": fair.SCHEME}
 
     def broadcast(
         self,
@@ -352,9 +401,22 @@ class RoomManager:
     # -- creating -----------------------------------------------------------------
 
     async def create(self, spec: Any) -> dict[str, Any]:
-        """Create a room from a lobby request; returns the room with each human seat's token."""
+        """Create a room from a lobby request; returns the room with each human seat's token.
+
+        Everything is checked before anything is built: the player count against
+        the game's range before a seat is allocated, the seed against its range
+        and against the room's kind (see :meth:`_check_seed`).
+        """
         if not isinstance(spec, dict):
             raise ProtocolError("bad-request", "the request body must be a JSON object")
+        unknown = sorted(set(spec) - CREATE_KEYS)
+        if unknown:
+            raise ProtocolError(
+                "bad-request",
+                "unknown field {field}; a new room takes {fields}",
+                field=shown(unknown[0]),
+                fields=", ".join(sorted(CREATE_KEYS)),
+            )
         game_id = spec.get("game")
         if not isinstance(game_id, str):
             raise ProtocolError("bad-request", "'game' must name a game, e.g. 'piramides'")
@@ -364,9 +426,13 @@ class RoomManager:
             raise ProtocolError.from_engine("unknown-game", e) from None
         seats_in = spec.get("seats")
         players = spec.get("players")
+        if players is not None:
+            try:  # before any allocation: players=10**8 must not build 10**8 seats
+                game.check_players(players)
+            except PyramidsError as e:
+                raise ProtocolError.from_engine("bad-request", e) from None
         if seats_in is None:
-            n = players if players is not None else game.min_players
-            seats_in = [{"kind": "human"}] * n if isinstance(n, int) else []
+            seats_in = [{"kind": "human"}] * (players if players is not None else game.min_players)
         if not isinstance(seats_in, list):
             raise ProtocolError("bad-request", "'seats' must be a list of seat objects")
         if players is not None and players != len(seats_in):
@@ -387,15 +453,17 @@ class RoomManager:
             variant = game.resolve_variant(variant_in)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
+        practice = spec.get("practice", False)
+        if not isinstance(practice, bool):
+            raise ProtocolError("bad-request", "'practice' must be true or false")
         seed = spec.get("seed")
+        self._check_seed(seed, len(seats_in), practice)
         public_seed = seed is not None and game.max_players == 1
         spectator_chat = spec.get("spectator_chat", False)
         if not isinstance(spectator_chat, bool):
             raise ProtocolError("bad-request", "'spectator_chat' must be true or false")
         if seed is None:
-            seed = secrets.randbelow(2**31)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise ProtocolError("bad-request", "'seed' must be a whole number from 0")
+            seed = secrets.randbelow(SEED_LIMIT)
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(seats_in):
@@ -413,6 +481,8 @@ class RoomManager:
             public_seed=public_seed,
             seats=seats,
             spectator_chat=spectator_chat,
+            secret=fair.new_secret(),
+            practice=practice,
         )
         try:
             room = Room(row)
@@ -441,6 +511,32 @@ class RoomManager:
             out["deal"] = seed
         return out
 
+    @staticmethod
+    def _check_seed(seed: Any, seats: int, practice: bool) -> None:
+        """A chosen seed must be in range, and is for solitaire or practice rooms only.
+
+        Why: whoever chooses the seed can deal the same game at home and knows
+        every hidden card, stack and token. In a room for one that is the
+        player's own deal number; in a room for several it is allowed only in a
+        practice room, which every seat and spectator is told about
+        (``practice`` in the summary and in every snapshot).
+        """
+        if seed is None:
+            return
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
+            raise ProtocolError(
+                "bad-request",
+                "'seed' must be a whole number from 0 to {maximum}",
+                maximum=SEED_LIMIT - 1,
+            )
+        if seats > 1 and not practice:
+            raise ProtocolError(
+                "bad-request",
+                "a chosen seed would tell its chooser every hidden card: it is allowed in "
+                'games for one, or in a room created with "practice": true, which every '
+                "player is shown",
+            )
+
     async def rematch(self, room: Room, seat: int | None) -> dict[str, Any]:
         """The same seats (names, bots, links) at a new deal; the same answer for every seat.
 
@@ -460,13 +556,17 @@ class RoomManager:
             id=new_id,
             game=room.game.id,
             variant=dict(room.variant),
-            seed=secrets.randbelow(2**31),
+            # always a fresh random deal with a fresh commitment: never a seed someone chose
+            seed=secrets.randbelow(SEED_LIMIT),
             players=room.players,
             created_at=time.time(),
             version=0,
             over=False,
             public_seed=False,
             seats=list(room.seats),
+            spectator_chat=room.spectator_chat,
+            secret=fair.new_secret(),
+            practice=False,
         )
         try:
             fresh = Room(row)
@@ -490,8 +590,8 @@ class RoomManager:
             raise ProtocolError("bad-request", "seat {seat} must be an object", seat=i)
         kind = s.get("kind", "bot" if "agent" in s else "human")
         name = s.get("name")
-        if name is not None and (not isinstance(name, str) or not 0 < len(name.strip()) <= 40):
-            raise ProtocolError("bad-request", "seat {seat}: a name is 1 to 40 characters", seat=i)
+        if name is not None:
+            _check_name(i, name)
         if kind == "human":
             token = secrets.token_urlsafe(18)
             tokens[i] = token
@@ -616,6 +716,7 @@ class RoomManager:
             await self._commit(room, EventRow(new_version, "undo", seat, "1"), after.is_over)
             room.state = after
             room.moves = moves
+            room.undos += 1
             room.version = new_version
             room.history.append(Past(new_version, "undo", seat, None, after))
             room.broadcast("undo", seat, None, origin, reply_to)
@@ -649,6 +750,7 @@ class RoomManager:
 
         Why these limits: a chat is for the table, not a channel for floods or for
         smuggling data to spectators (they read it only where the room allows).
+        How often a connection may chat is checked before (:mod:`.limits`).
         """
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot chat")
@@ -661,17 +763,6 @@ class RoomManager:
             )
         if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in line):
             raise ProtocolError("bad-message", "a chat line cannot hold control characters")
-        now = time.monotonic()
-        times = conn.chat_times
-        if len(times) == CHAT_BURST and now - times[0] < CHAT_WINDOW:
-            wait = CHAT_WINDOW - (now - times[0])
-            raise ProtocolError(
-                "rate-limited",
-                "too many chat lines: wait {seconds} s",
-                {"retry_after": round(wait, 1)},
-                seconds=max(1, round(wait)),
-            )
-        times.append(now)
         seq = room.chat[-1].seq + 1 if room.chat else 1
         row = ChatRow(seq, conn.seat, line, time.time())
         room.chat.append(row)  # before the await: two lines cannot take one seq
@@ -751,6 +842,27 @@ async def _uncancellable(coro: Coroutine[Any, Any, int]) -> int:
     task = asyncio.ensure_future(coro)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return await asyncio.shield(task)
+
+
+#: the fields of a request for a new room
+CREATE_KEYS = frozenset(
+    {"game", "seats", "players", "variant", "seed", "practice", "spectator_chat"}
+)
+
+
+def _check_name(seat: int, name: Any) -> None:
+    """A seat's name: 1 to 40 characters of printable text (it is shown to every player)."""
+    if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX_LENGTH:
+        raise ProtocolError(
+            "bad-request",
+            "seat {seat}: a name is 1 to {limit} characters",
+            seat=seat,
+            limit=NAME_MAX_LENGTH,
+        )
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in name):
+        raise ProtocolError(
+            "bad-request", "seat {seat}: a name cannot hold control characters", seat=seat
+        )
 
 
 def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:

@@ -10,14 +10,6 @@ import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rules.js";
 
-let games = null; // /api/games, in the current language
-let cleanup = () => {};
-
-async function loadGames() {
-  if (!games) games = await api("/api/games");
-  return games;
-}
-
 /**
  * A game's board module: the one the server names for it (boards/<game>.js, with its
  * boards/<game>.css if there is one), else the generic board.
@@ -47,47 +39,67 @@ function parseHash() {
   return { parts: path.split("/").filter(Boolean), query: new URLSearchParams(query || "") };
 }
 
-function drawHeader() {
-  const nav = document.getElementById("nav");
-  const select = el("select", { id: "lang", "aria-label": t("Language") },
-    LANGUAGES.map((l) => el("option", { value: l.code, lang: l.code, selected: l.code === lang() }, l.name)));
-  select.addEventListener("change", async () => {
-    rememberLanguage(select.value);
-    await loadLanguage(select.value);
-    games = null;
-    drawHeader();
-    route();
-  });
-  fill(nav, el("a", { href: "#/" }, t("Lobby")), el("a", { href: "#/rules" }, t("Rules")), select);
-  document.querySelector(".brand")?.setAttribute("aria-label", t("Pyramids lobby"));
-}
+/** The app: the games in the current language, and the page on screen (with its cleanup). */
+class App {
+  constructor() {
+    this.games = null;
+    this.cleanup = () => {};
+    this.routes = 0; // which route() is the latest: an older one that finishes late steps aside
+  }
 
-async function route() {
-  cleanup();
-  cleanup = () => {};
-  document.title = "Pyramids";
-  const main = document.getElementById("app");
-  const { parts, query } = parseHash();
-  fill(main);
-  try {
-    const list = await loadGames();
-    let done = null;
-    if (parts[0] === "room" && parts[1]) done = await gamePage(main, parts[1], query, list, loadBoard);
-    else if (parts[0] === "replay" && parts[1]) done = await replayPage(main, parts[1], query, list, loadBoard);
-    else if (parts[0] === "rules") await rulesPage(main, parts[1], list);
-    else await lobbyPage(main, list);
-    if (done) cleanup = done;
-  } catch (e) {
-    add(main, el("p", { class: "error", role: "alert" }, e.message || String(e)), el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
+  async loadGames() {
+    this.games ||= await api("/api/games");
+    return this.games;
+  }
+
+  drawHeader() {
+    const nav = document.getElementById("nav");
+    const select = el("select", { id: "lang", "aria-label": t("Language") },
+      LANGUAGES.map((l) => el("option", { value: l.code, lang: l.code, selected: l.code === lang() }, l.name)));
+    select.addEventListener("change", async () => {
+      rememberLanguage(select.value);
+      await loadLanguage(select.value);
+      this.games = null;
+      this.drawHeader();
+      this.route();
+    });
+    fill(nav, el("a", { href: "#/" }, t("Lobby")), el("a", { href: "#/rules" }, t("Rules")), select);
+    document.querySelector(".brand")?.setAttribute("aria-label", t("Pyramids lobby"));
+  }
+
+  async route() {
+    this.cleanup();
+    this.cleanup = () => {};
+    document.title = "Pyramids";
+    const mine = ++this.routes;
+    // Each route draws into its own page: one that a newer route replaced draws on
+    // unseen, and its connections are closed as soon as it is done.
+    const main = el("div", { class: "page" });
+    fill(document.getElementById("app"), main);
+    const { parts, query } = parseHash();
+    try {
+      const list = await this.loadGames();
+      let done = null;
+      if (parts[0] === "room" && parts[1]) done = await gamePage(main, parts[1], query, list, loadBoard);
+      else if (parts[0] === "replay" && parts[1]) done = await replayPage(main, parts[1], query, list, loadBoard);
+      else if (parts[0] === "rules") await rulesPage(main, parts[1], list);
+      else await lobbyPage(main, list);
+      if (mine !== this.routes) { done?.(); return; } // the player went elsewhere meanwhile
+      if (done) this.cleanup = done;
+    } catch (e) {
+      if (mine !== this.routes) return;
+      add(main, el("p", { class: "error", role: "alert" }, e.message || String(e)), el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
+    }
+  }
+
+  async start() {
+    try { await loadLanguage(preferredLanguage()); } catch { await loadLanguage("en").catch(() => {}); }
+    this.drawHeader();
+    window.addEventListener("hashchange", () => this.route());
+    await this.route();
   }
 }
 
-async function start() {
-  try { await loadLanguage(preferredLanguage()); } catch { await loadLanguage("en").catch(() => {}); }
-  drawHeader();
-  window.addEventListener("hashchange", route);
-  await route();
-}
-
-if (document.readyState === "loading") window.addEventListener("DOMContentLoaded", start);
-else start();
+const app = new App();
+if (document.readyState === "loading") window.addEventListener("DOMContentLoaded", () => app.start());
+else app.start();

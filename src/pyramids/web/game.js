@@ -9,6 +9,7 @@ import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
 import { icon } from "./icons.js";
 import { openCreated } from "./lobby.js";
+import { rememberCommitment } from "./fair.js";
 
 /** How long another player's move stays on screen before the next one is shown (ms). */
 const PACE = 650;
@@ -307,6 +308,10 @@ export class GameScreen {
     this.drawChat();
     fill(this.sideMain,
       el("h2", {}, this.summary.title),
+      this.summary.practice ? el("p", { class: "practice", id: "practice" }, t("Practice room: its creator chose the deal, so it may be known in advance.")) : null,
+      this.summary.commitment && !v.is_over ? el("details", { class: "commitment" }, el("summary", {}, t("Fair deal")),
+        el("p", { class: "small" }, t("Before the first move the server published this fingerprint of the deal. When the game ends it reveals the deal, and the replay checks that they match.")),
+        el("code", { class: "hash" }, this.summary.commitment)) : null,
       this.deal !== undefined ? el("p", { class: "deal", id: "deal-no" }, t("Deal #{deal}", { deal: this.deal })) : null,
       el("ol", { class: "players", "aria-label": t("Players") }, rows),
       this.lastError ? el("p", { class: "error", id: "last-error", role: "alert" }, this.lastError) : null,
@@ -479,6 +484,7 @@ export async function gamePage(main, roomId, query, games, loadBoard) {
   const summary = await api(`/api/rooms/${roomId}`);
   const gameInfo = games.find((g) => g.id === summary.game);
   summary.title = gameInfo?.title || summary.title;
+  rememberCommitment(roomId, summary.commitment);
   const board = await loadBoard(summary.game, gameInfo);
   const screen = new GameScreen(main, { roomId, summary, gameInfo, board, info });
   return () => screen.close();

@@ -3,7 +3,7 @@
 
 import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api } from "./net.js";
-import { t, tn, number } from "./i18n.js";
+import { t, tn, number, dateTime } from "./i18n.js";
 
 /** What a bot choice is called in the seat menu (short) and what it means (a sentence). */
 export function botLabel(agent, level) {
@@ -213,7 +213,8 @@ function myGamesList(games) {
     const title = games.find((g) => g.id === info.game)?.title || info.title || info.game;
     const status = el("span", { class: "game-status muted" }, "…");
     const actions = el("span", { class: "game-actions" });
-    const li = el("li", { "data-room": id }, el("a", { class: "game-link", href: `#/room/${id}` }, title), status, actions);
+    const when = info.created ? el("time", { class: "muted small", datetime: new Date(info.created).toISOString() }, dateTime(info.created)) : null;
+    const li = el("li", { "data-room": id }, el("a", { class: "game-link", href: `#/room/${id}` }, title), when, status, actions);
     add(actions, el("button", { class: "link", "aria-label": t("Forget this game"), onclick: () => { forgetRoom(id); li.remove(); } }, t("forget")));
     add(ul, li);
     api(`/api/rooms/${id}`).then((s) => {

@@ -4,6 +4,7 @@ import { el, add, fill } from "./util.js";
 import { api } from "./net.js";
 import { t, number } from "./i18n.js";
 import { icon } from "./icons.js";
+import { checkDeal } from "./fair.js";
 
 export async function replayPage(main, roomId, query, games, loadBoard) {
   const seatParam = query.get("seat");
@@ -61,5 +62,26 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
     root,
     el("p", {}, el("a", { href: `/api/rooms/${roomId}/record`, download: `${data.game}-${roomId}.json` }, t("Download the record (JSON)")))));
   await show();
+  showFairness(main.querySelector(".replay h2"), roomId, data);
   return () => document.removeEventListener("keydown", keys);
+}
+
+/** Whether the revealed seed matches the commitment the room published at its start. */
+async function showFairness(after, roomId, data) {
+  const box = el("p", { class: "fairness muted", id: "fairness", role: "status" }, t("Checking the deal…"));
+  after.after(box);
+  let verdict;
+  try { verdict = await checkDeal(roomId, data); } catch { verdict = { status: "unchecked" }; }
+  box.dataset.status = verdict.status;
+  if (verdict.status === "fair") {
+    box.textContent = data.practice
+      ? t("Practice game: its creator chose the deal. The deal matches what the room announced.")
+      : t("Fair deal: the revealed seed matches the commitment the room published before the first move.");
+    box.className = "fairness ok";
+  } else if (verdict.status === "mismatch" || verdict.status === "changed") {
+    box.textContent = t("Warning: this deal does not match the commitment the room published. The game may have been tampered with.");
+    box.className = "fairness error";
+  } else {
+    box.textContent = t("This game carries no commitment to check its deal against.");
+  }
 }

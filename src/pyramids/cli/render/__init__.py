@@ -10,7 +10,7 @@ defines ``render(view) -> Rich renderable`` and may define:
 * ``board(view)``: the drawing of terminal play when it differs from ``render``
   (the treasure hunt leaves out the news there, because play tells them);
 * ``summary(view)`` (end-of-game table), ``ending(view) -> str`` (why the game
-  ended, one sentence);
+  ended, as a sentence: "All 5 rounds are cleared.");
 * ``describe(view, move_text) -> str`` (how a move reads in the numbered list);
 * ``stats(view) -> dict[str, float]`` (per-game figures for ``pyramids simulate``);
 * ``events(before, after) -> list[str]`` (what a move did, told in words:
@@ -66,9 +66,7 @@ def _no_key(view: View) -> list[tuple[Any, str]]:
 
 
 def _plain_ending(view: View) -> str:
-    from pyramids.cli.common import _
-
-    return _("the game has reached its end")
+    return ""
 
 
 @dataclass(frozen=True)

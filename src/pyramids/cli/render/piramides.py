@@ -1,4 +1,4 @@
-"""Drawing a Pirámides view in the terminal with Rich."""
+"""Drawing a Pirámides view in the terminal with Rich, and its help, events and ending."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pyramids.cli.piramides_extra import hint_command, render_spread
+from pyramids.cli.common import _, tr
+from pyramids.cli.piramides_extra import HINT_HELP, hint_command, render_spread
 from pyramids.games.piramides.cards import card_label, parse_card
+from pyramids.i18n import N_
 
 CELL = 6  # characters per card cell (3 for the card, 3 of space)
+View = dict[str, Any]
 
 
 def card_text(name: str | None, *, free: bool = True) -> Text:
-    """A card as coloured text: red suits red, covered cards dim, hidden cards as ``##``."""
+    """A card as coloured text: red suits red, covered cards dim, hidden cards as ``▒▒▒``."""
     if name is None:
         return Text("▒▒▒", style="blue")
     if name == "joker":
@@ -28,7 +31,27 @@ def card_text(name: str | None, *, free: bool = True) -> Text:
     return Text(f"{label:>3}", style=style + (" reverse" if free else ""))
 
 
-def render(view: dict[str, Any]) -> RenderableType:
+def status_line(view: View) -> Table:
+    """Waste, stock, jokers, round, run and score in one row."""
+    status = Table.grid(padding=(0, 2))
+    status.add_row(
+        Text(_("Waste") + " ") + card_text(view["waste"]),
+        Text(_("Stock {n}", n=view["stock"])),
+        Text(_("Jokers {n}", n=view["jokers_left"])),
+        Text(_("Round {round}/{rounds}", round=view["round"], rounds=view["rounds"])),
+        Text(
+            _(
+                "Run {run} (next card +{points})",
+                run=view["run"],
+                points=view["next_card_points"],
+            )
+        ),
+        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
+    )
+    return status
+
+
+def render(view: View) -> RenderableType:
     """The pyramid (free cards highlighted, labels beside rows), waste, stock and score."""
     if "x" in view["pyramid"][0]:
         return render_spread(view)  # the tripeaks and golf layouts
@@ -48,22 +71,13 @@ def render(view: dict[str, Any]) -> RenderableType:
         first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
         line.append(f"  {first}..{last}" if first != last else f"  {first}", style="dim")
         lines.append(line)
-    status = Table.grid(padding=(0, 2))
-    status.add_row(
-        Text("Waste ") + card_text(view["waste"]),
-        Text(f"Stock {view['stock']}"),
-        Text(f"Jokers {view['jokers_left']}"),
-        Text(f"Round {view['round']}/{view['rounds']}"),
-        Text(f"Run {view['run']} (next card +{view['next_card_points']})"),
-        Text(f"Score {view['scores'][0]}", style="bold"),
-    )
-    return Group(*lines, Text(""), status)
+    return Group(*lines, Text(""), status_line(view))
 
 
-def summary(view: dict[str, Any]) -> Table:
+def summary(view: View) -> Table:
     """The score of each round, part by part (shown at the end of a game)."""
-    table = Table(title="Score by round")
-    for col in ("Round", "Cards", "Stock", "Jokers", "Cleared", "Total"):
+    table = Table(title=_("Score by round"))
+    for col in (_("Round"), _("Cards"), _("Stock"), _("Jokers"), _("Cleared"), _("Total")):
         table.add_column(col, justify="right")
     for r in view["round_scores"]:
         table.add_row(
@@ -71,14 +85,14 @@ def summary(view: dict[str, Any]) -> Table:
             f"+{r['cards']}",
             f"-{5 * r['stock_cards']} ({r['stock_cards']})",
             f"-{50 * r['jokers']} ({r['jokers']})",
-            "+50" if r["cleared"] else "no",
+            "+50" if r["cleared"] else _("no"),
             str(r["total"]),
         )
-    table.add_row("", "", "", "", "[bold]Score[/]", f"[bold]{view['scores'][0]}[/]")
+    table.add_row("", "", "", "", f"[bold]{_('Score')}[/]", f"[bold]{view['scores'][0]}[/]")
     return table
 
 
-def stats(view: dict[str, Any]) -> dict[str, float]:
+def stats(view: View) -> dict[str, float]:
     """Figures for ``pyramids simulate``: rounds cleared and rounds played."""
     rounds = view["round_scores"]
     return {
@@ -87,15 +101,134 @@ def stats(view: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def describe(view: dict[str, Any], move: str) -> str:
-    """A move as shown in the numbered list: the position with its card."""
+def _card_at(view: View, pos: str) -> str | None:
     for cell in view["pyramid"]:
-        if cell["pos"] == move and cell["card"]:
+        if cell["pos"] == pos and cell["card"] and not cell["removed"]:
             card = parse_card(cell["card"])
-            assert card is not None
-            return f"{move:<4} {card_label(card)}"
-    return move
+            return None if card is None else card_label(card)
+    return None
+
+
+def describe(view: View, move: str) -> str:
+    """A move as shown in the numbered list: the position with its card."""
+    label = _card_at(view, move)
+    return f"{move:<4} {label}" if label else move
+
+
+def round_breakdown(r: dict[str, Any], layout: str) -> str:
+    """One round's score in words, part by part."""
+    if layout == "golf":
+        if r["cleared"]:
+            return _("golf score {total} (cards left in the stock)", total=r["total"])
+        return _("golf score {total} (cards left in the layout)", total=r["total"])
+    parts = [
+        _("cards +{points}", points=r["cards"]),
+        tr().ngettext(
+            "{n} stock card -{points}",
+            "{n} stock cards -{points}",
+            r["stock_cards"],
+            points=5 * r["stock_cards"],
+        ),
+    ]
+    if r["jokers"]:
+        parts.append(
+            tr().ngettext(
+                "{n} joker -{points}", "{n} jokers -{points}", r["jokers"], points=50 * r["jokers"]
+            )
+        )
+    if r["cleared"]:
+        parts.append(_("clear bonus +50"))
+    return _("{parts} = {total} points", parts=", ".join(parts), total=r["total"])
+
+
+def events(before: View, after: View) -> list[str]:
+    """A round that ended: cleared or not, with its score part by part."""
+    ended = after["round"] != before["round"] or (after["is_over"] and not before["is_over"])
+    if not ended:
+        return []
+    number = before["round"]
+    r = after["round_scores"][number - 1]
+    layout = after.get("layout", "pyramid")
+    told = round_breakdown(r, layout)
+    if r["cleared"]:
+        line = _("Round {round} cleared: {score}.", round=number, score=told)
+    else:
+        line = _("Round {round} over, not cleared: {score}.", round=number, score=told)
+    out = [line]
+    if not after["is_over"]:
+        out.append(_("Round {round} begins with a new deal.", round=after["round"]))
+    return out
+
+
+def ending(view: View) -> str:
+    """Why the game ended, as a sentence: every round cleared, or the round that was not."""
+    last = view["round_scores"][-1]
+    layout = view.get("layout", "pyramid")
+    if last["cleared"]:
+        if layout == "pyramid":
+            return tr().ngettext(
+                "The round is cleared.", "All {n} rounds are cleared.", view["rounds"]
+            )
+        return _("The layout is cleared.")
+    if layout == "pyramid":
+        return _(
+            "Round {round} cannot be cleared: the stock is empty, no free card fits the waste "
+            "and no joker is left.",
+            round=last["round"],
+        )
+    return _("The layout cannot be cleared: the stock is empty and no free card fits the waste.")
+
+
+GOAL = N_(
+    "play free cards onto the waste, each one rank above or below the waste card "
+    "(suits do not matter; Ace and King are neighbours unless wrap is off). "
+    "Cards in a run score more and more (5, 10, 15...); a stock card costs 5 and ends the "
+    "run, a joker costs 50. Clearing the pyramid scores +50 and deals the next round."
+)
+
+
+def key(view: View) -> list[tuple[Any, str]]:
+    """What the symbols on the board mean."""
+    free = next((c["card"] for c in view["pyramid"] if c["free"] and c["card"]), "7H")
+    covered = next((c["card"] for c in view["pyramid"] if not c["free"] and c["card"]), "9S")
+    out: list[tuple[Any, str]] = [
+        (card_text(free), _("a free card (nothing lies on it): it may be played")),
+        (card_text(covered, free=False), _("a covered card: free once the cards on it are gone")),
+        (Text("▒▒▒", style="blue"), _("a face-down card")),
+        (Text("[JK]", style="bold magenta"), _("the joker on the waste: any card may follow")),
+    ]
+    if view.get("layout") == "golf":
+        out.append((Text("A1 .. G5", style="dim"), _("columns A-G, depth 1-5 from the bottom")))
+    else:
+        out.append(
+            (
+                Text("G1..G7", style="dim"),
+                _("the positions of the row: letter = row, number = column"),
+            )
+        )
+    return out
+
+
+def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
+    """What the player may type now, taken from the legal moves of this position."""
+    out: list[tuple[str, str]] = []
+    plays = [m for m in moves if m not in ("draw", "joker")]
+    if plays:
+        pos = plays[0]
+        label = _card_at(view, pos) or pos
+        out.append((pos, _("play the {card} at {pos} onto the waste", card=label, pos=pos)))
+        card = next((c["card"] for c in view["pyramid"] if c["pos"] == pos), None)
+        if card:
+            out.append((card.lower(), _("the same move, naming the card")))
+    else:
+        out.append(("G3", _("a position plays its card, when it is free and fits the waste")))
+    if "draw" in moves:
+        out.append(("draw", _("turn the next stock card onto the waste (-5, ends the run)")))
+    if "joker" in moves:
+        out.append(("joker", _("play the joker: any card may follow it (-50)")))
+    return out
 
 
 #: extra commands of terminal play (the solver's hint)
 COMMANDS = {"hint": hint_command}
+COMMAND_HELP = {"hint": HINT_HELP}

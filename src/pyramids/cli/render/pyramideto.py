@@ -1,4 +1,4 @@
-"""Drawing a Pyramideto view in the terminal with Rich.
+"""Drawing a Pyramideto view in the terminal with Rich, and its help, events and ending.
 
 Only the view dict is used (never the state), so hot-seat play shows a seat
 its own hand and nobody else's. Stacks are drawn as towers standing on one
@@ -15,6 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.common import _, tr
+from pyramids.i18n import N_
+
 #: piece colour letter -> (background, text colour)
 PIECE_STYLE = {
     "r": ("red3", "white"),
@@ -26,6 +29,7 @@ PIECE_STYLE = {
 #: size letter -> block width in characters
 WIDTH = {"S": 4, "M": 6, "L": 8}
 COLUMN = 10  # characters per stack column
+View = dict[str, Any]
 
 
 def piece_text(code: str, width: int | None = None) -> Text:
@@ -63,6 +67,11 @@ def towers(stacks: list[list[str]], moved: list[str] | None = None) -> Text:
     return out
 
 
+def goal_name(card: dict[str, Any]) -> str:
+    """A goal card's name in the terminal's language (by its id)."""
+    return tr().name("goal", card["id"])
+
+
 def card_panel(card: dict[str, Any], frames: dict[str, str], number: int | None = None) -> Panel:
     """A goal card: its tower drawn small (top first) inside a frame of its colour."""
     lines = Text()
@@ -70,11 +79,12 @@ def card_panel(card: dict[str, Any], frames: dict[str, str], number: int | None 
         lines.append_text(_centered(code, 12))
         lines.append("\n")
     lines.append(" > ".join(card["tower"]), style="dim")
-    title = f"{number}. {card['name']}" if number is not None else card["name"]
+    name = goal_name(card)
+    title = f"{number}. {name}" if number is not None else name
     return Panel(
         lines,
         title=title,
-        subtitle=card["id"],
+        subtitle=f"{card['id']} · {frame_colour(card['frame'])}",
         border_style=frames.get(card["frame"], "white"),
         width=26,
     )
@@ -87,53 +97,76 @@ FRAME_STYLE = {
     "brown": "orange4",
     "pink": "hot_pink",
 }
+#: frame id -> its colour word, for the catalogs (the frame's *name* is its theme)
+FRAME_COLOURS = {
+    "orange": N_("orange"),
+    "purple": N_("purple"),
+    "teal": N_("teal"),
+    "brown": N_("brown"),
+    "pink": N_("pink"),
+}
+
+
+def frame_colour(frame: str) -> str:
+    """The colour word of a frame (``orange``), in the terminal's language."""
+    word = FRAME_COLOURS.get(frame)
+    return _(word) if word else frame
 
 
 def _card_word(card: dict[str, Any]) -> Text:
-    return Text(card["name"], style=f"bold {FRAME_STYLE.get(card['frame'], 'white')}")
+    return Text(goal_name(card), style=f"bold {FRAME_STYLE.get(card['frame'], 'white')}")
 
 
-def players_table(view: dict[str, Any]) -> Table:
+def players_table(view: View) -> Table:
     """Per seat: cards in hand, displayed goals (coloured by frame) and goal count."""
     table = Table(box=None, padding=(0, 1))
     table.add_column("")
-    table.add_column("Player")
-    table.add_column("Hand", justify="right")
-    table.add_column("Goals", justify="right")
-    table.add_column("Displayed")
+    table.add_column(_("Player"))
+    table.add_column(_("Hand"), justify="right")
+    table.add_column(_("Goals"), justify="right")
+    table.add_column(_("Displayed"))
     for seat, name in enumerate(view["names"]):
         marker = "▶" if view["current_player"] == seat else ""
         if view.get("winner") == seat:
             marker = "★"
         shown = Text(", ").join(_card_word(c) for c in view["displayed"][seat])
-        who = name + (" (you)" if view["viewer"] == seat else "")
+        who = _("{player} (you)", player=name) if view["viewer"] == seat else name
         table.add_row(marker, who, str(view["hand_sizes"][seat]), str(view["scores"][seat]), shown)
     return table
 
 
-def render(view: dict[str, Any]) -> RenderableType:
+def render(view: View) -> RenderableType:
     """Stacks as towers, the players' displayed goals, the viewer's hand, deck and turn."""
     limit = view["turn_limit"]
-    turn = f"Move {view['turn']}" + (f"/{limit}" if limit else "")
+    if limit:
+        turn = _("Move {turn}/{limit}", turn=view["turn"], limit=limit)
+    else:
+        turn = _("Move {turn}", turn=view["turn"])
     group = "+".join(view["last_group"]) or "-"
     status = Text(
-        f"{turn}   Deck {view['deck']}   Last group moved: {group} (may not move again as a group)"
+        turn
+        + "   "
+        + _("Deck {n}", n=view["deck"])
+        + "   "
+        + _("Last group moved: {group} (may not move again as a group)", group=group)
     )
     legend = Text(
-        "Under each stack: its top piece, the name of that stack in moves (Mr>Lg); "
-        "* = holds the group just moved",
+        _(
+            "Under each stack: its top piece, the name of that stack in moves (Mr>Lg); "
+            "* = holds the group just moved"
+        ),
         style="dim",
     )
     parts: list[RenderableType] = [towers(view["stacks"], view["last_group"]), legend, status]
     parts.append(players_table(view))
     if view["hand"] is not None:
         if view["hand"]:
-            parts.append(Text("Your goals (bottom of the tower is the first code):"))
+            parts.append(Text(_("Your goals (bottom of the tower is the first code):")))
             parts.append(
                 Columns([card_panel(c, FRAME_STYLE, k) for k, c in enumerate(view["hand"], 1)])
             )
         else:
-            parts.append(Text("Your hand is empty (the deck ran out)."))
+            parts.append(Text(_("Your hand is empty (the deck ran out).")))
     for line in remembered_lines(view):
         parts.append(Text(line, style="dim"))
     if view["is_over"]:
@@ -142,19 +175,29 @@ def render(view: dict[str, Any]) -> RenderableType:
 
 
 def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``... in English; other languages write places their own way."""
+    if tr().lang != "en":
+        return tr().ordinal(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
-def remembered_lines(view: dict[str, Any]) -> list[str]:
+def remembered_lines(view: View) -> list[str]:
     """What the viewer knows of the cards it put under the deck, one line each."""
     lines = []
     for fact in view.get("remembered") or []:
-        places = [f"in {view['names'][seat]}'s hand" for seat in fact["in_hands"]]
+        places = [_("in {player}'s hand", player=view["names"][seat]) for seat in fact["in_hands"]]
         places += [
-            f"{_ordinal(k + 1)} from the bottom of the deck" for k in fact["deck_from_bottom"]
+            _("{place} from the bottom of the deck", place=_ordinal(k + 1))
+            for k in fact["deck_from_bottom"]
         ]
-        lines.append(f"You put {fact['card']} under the deck; it is now " + " or ".join(places))
+        lines.append(
+            _(
+                "You put {card} under the deck; it is now {places}",
+                card=fact["card"],
+                places=_(" or ").join(places),
+            )
+        )
     return lines
 
 
@@ -162,56 +205,138 @@ def _win_reason(cards: list[dict[str, Any]]) -> str:
     """Which of the three winning conditions the winner's displayed cards meet."""
     frames = [c["frame"] for c in cards]
     if len(cards) >= 5:
-        return "a 5th goal"
+        return _("a 5th goal")
     for frame in dict.fromkeys(frames):
         if frames.count(frame) >= 3:
-            return f"a 3rd {frame} card"
-    return "a 4th frame colour"
+            return _("a 3rd {frame} card", frame=frame_colour(frame))
+    return _("a 4th frame colour")
 
 
-def _ending(view: dict[str, Any]) -> str:
+def _ending(view: View) -> str:
     if view["winner"] is not None:
         w = view["winner"]
-        return (
-            f"{view['names'][w]} wins with {_win_reason(view['displayed'][w])} "
-            f"({view['scores'][w]} goals displayed)."
+        return _(
+            "{player} wins with {reason} ({n} goals displayed).",
+            player=view["names"][w],
+            reason=_win_reason(view["displayed"][w]),
+            n=view["scores"][w],
         )
     if view["end"] == "turn-limit":
-        return f"Drawn: the turn limit of {view['turn_limit']} moves was reached."
-    return "Drawn: the deck is empty and no player holds a card."
+        return _("Drawn: the turn limit of {limit} moves was reached.", limit=view["turn_limit"])
+    return _("Drawn: the deck is empty and no player holds a card.")
 
 
-def summary(view: dict[str, Any]) -> Table:
+def ending(view: View) -> str:
+    """Why the game ended: who won with which condition, or why it is drawn."""
+    return _ending(view)
+
+
+def summary(view: View) -> Table:
     """End of game: each seat's goals, frames and place."""
     table = Table(title=_ending(view))
-    for col in ("Player", "Goals", "Frames", "Place"):
-        table.add_column(col, justify="right" if col != "Player" else "left")
+    table.add_column(_("Player"))
+    for col in (_("Goals"), _("Frames"), _("Place")):
+        table.add_column(col, justify="right")
     ranking = view["ranking"] or [None] * view["players"]
     for seat, name in enumerate(view["names"]):
-        frames = sorted({c["frame"] for c in view["displayed"][seat]})
+        frames = sorted({frame_colour(c["frame"]) for c in view["displayed"][seat]})
         table.add_row(name, str(view["scores"][seat]), ", ".join(frames), str(ranking[seat]))
     return table
 
 
-def describe(view: dict[str, Any], move_text: str) -> str:
+def describe(view: View, move_text: str) -> str:
     """A move as ``view``'s seat may read it: an exchange names its card only to its owner.
 
     The exchanged card goes face down under the deck, so another seat learns that
     a card was exchanged, not which one.
     """
-    word, _, card = move_text.partition(" ")
+    word, _sep, card = move_text.partition(" ")
     if word != "x":
         return move_text
     hand = view.get("hand") or []
     if any(c["id"] == card for c in hand):
         return move_text
-    return "exchanges a goal card"
+    return _("exchanges a goal card")
 
 
-def stats(view: dict[str, Any]) -> dict[str, float]:
+def stats(view: View) -> dict[str, float]:
     """Figures for ``pyramids simulate``: game length, drawn games, goals displayed."""
     return {
         "moves": float(view["turn"]),
         "drawn": 1.0 if view["winner"] is None else 0.0,
         "goals displayed": float(sum(view["scores"])),
     }
+
+
+def events(before: View, after: View) -> list[str]:
+    """Goal cards displayed by the move (whoever built the tower), in the order they were."""
+    out = []
+    for seat, cards in enumerate(after["displayed"]):
+        known = {c["id"] for c in before["displayed"][seat]}
+        for card in cards:
+            if card["id"] not in known:
+                out.append(
+                    _(
+                        "{player} displays {goal} ({frame} frame): {n} goals shown.",
+                        player=after["names"][seat],
+                        goal=goal_name(card),
+                        frame=frame_colour(card["frame"]),
+                        n=len(cards),
+                    )
+                )
+    if after["deck"] == 0 and before["deck"] > 0:
+        out.append(_("The deck is empty: displayed cards are no longer replaced."))
+    return out
+
+
+GOAL = N_(
+    "be the first to display a 5th goal card, a 3rd card of one frame colour, or a card of a "
+    "4th frame colour. A goal card is achieved when its three pieces stand directly on one "
+    "another in one stack, in its order, whoever built it; it is then displayed and replaced. "
+    "Each turn: move a piece with everything on it onto a stack whose top is at least as "
+    "large, or onto the table, or exchange a goal card."
+)
+
+
+def key(view: View) -> list[tuple[Any, str]]:
+    """What the symbols mean: pieces, markers, and the frame colours of the goal cards."""
+    out: list[tuple[Any, str]] = [
+        (piece_text("Lg"), _("a piece: size S, M or L, then colour r, y, g, b or k (black)")),
+        (
+            Text("Mr*", style="dim"),
+            _("under a stack: its top piece; * = it holds the group just moved"),
+        ),
+        (Text("▶"), _("the player to move")),
+        (Text("★"), _("the winner")),
+    ]
+    for frame in view.get("frames", []):
+        style = FRAME_STYLE.get(frame["id"], "white")
+        swatch = Text("■ " + frame_colour(frame["id"]), style=f"bold {style}")
+        theme = tr().name("frame", frame["id"])
+        out.append((swatch, _("frame of the {theme} cards (card borders and names)", theme=theme)))
+    return out
+
+
+def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
+    """What one may type now, from the legal moves of this position."""
+    out: list[tuple[str, str]] = []
+    onto = next((m for m in moves if ">" in m and not m.endswith(">table")), None)
+    table = next((m for m in moves if m.endswith(">table")), None)
+    exchange = next((m for m in moves if m.startswith("x ")), None)
+    if onto:
+        piece, _sep, target = onto.partition(">")
+        out.append(
+            (onto, _("move {piece} and what is on it onto {target}", piece=piece, target=target))
+        )
+    if table:
+        piece = table.partition(">")[0]
+        out.append((table, _("move {piece} and what is on it onto the table", piece=piece)))
+    if exchange:
+        card = exchange.partition(" ")[2]
+        hand = view.get("hand") or []
+        name = next((goal_name(c) for c in hand if c["id"] == card), card)
+        out.append(
+            (exchange, _("exchange your goal card {name} for the top of the deck", name=name))
+        )
+        out.append(("x 1", _("exchange the first card of your hand, named by its number")))
+    return out

@@ -17,7 +17,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.common import _, tr
 from pyramids.games.pyramido.geometry import FRAME, fits
+from pyramids.i18n import N_
 
 BG = {
     "red": "red3",
@@ -35,7 +37,7 @@ View = dict[str, Any]
 def domino_text(d: dict[str, Any] | None) -> Text:
     """A domino drawn lying down, two text rows of quarters (top row, bottom row)."""
     if d is None:
-        return Text("(empty)\n", style="dim")
+        return Text(_("(empty)") + "\n", style="dim")
     t = Text()
     for row in (("tl", "tr"), ("bl", "br")):
         for blk in d["blocks"]:
@@ -58,38 +60,52 @@ def _labelled(title: str, d: dict[str, Any] | None) -> Text:
 
 
 HINTS = {
-    "place": "type q<slot> <cell of A> <cell of B> (A is the left block as drawn), e.g. q1 e5 f5",
-    "mark": "a gem must go on a block of the domino just placed that shows a jewel:",
-    "card": "type card <colour> <cell> <tl|tr|bl|br> to cover a block without a gem, or pass",
-    "refill": "refill the empty quarry slot from one of the two stacks behind it:",
-    "fill": "no domino fits: lay 2 single-block cards, one at a time: "
-    "fill <colour> <empty cell> <tl|tr|bl|br>",
+    "place": N_(
+        "type q<slot> <cell of A> <cell of B> (A is the left block as drawn), e.g. q1 e5 f5"
+    ),
+    "mark": N_("a gem must go on a block of the domino just placed that shows a jewel:"),
+    "card": N_("type card <colour> <cell> <tl|tr|bl|br> to cover a block without a gem, or pass"),
+    "refill": N_("refill the empty quarry slot from one of the two stacks behind it:"),
+    "fill": N_(
+        "no domino fits: lay 2 single-block cards, one at a time: "
+        "fill <colour> <empty cell> <tl|tr|bl|br>"
+    ),
 }
+
+
+def colour_name(colour: str) -> str:
+    """A Pyramido colour (``red``) in the terminal's language."""
+    return tr().name("colour", colour)
 
 
 def step_hint(view: View) -> str:
     """What to type now, with the actual choices where there are only a few."""
     step = view["step"]
     turn = view["turn"]
-    hint = HINTS[step]
+    hint = _(HINTS[step])
     placed = turn["placed"]
     if step == "mark" and placed is not None:
         unused = set(view["pyramids"][turn["player"]]["gems_unused"])
         options = [
-            f"mark {cell} ({blk['colour']} gem)"
+            _("mark {cell} ({colour} gem)", cell=cell, colour=colour_name(blk["colour"]))
             for blk, cell in zip(placed["domino"]["blocks"], placed["cells"], strict=True)
             if blk["jewels"] and blk["colour"] in unused
         ]
-        hint += " " + " or ".join(options)
+        hint += " " + _(" or ").join(options)
     elif step == "card" and placed is not None:
         free = [c for k, c in enumerate(placed["cells"]) if placed["gem_on"] != "AB"[k]]
-        hint += f" (block{'s' if len(free) > 1 else ''} {' or '.join(free)})"
+        hint += " " + tr().ngettext(
+            "(block {cells})", "(blocks {cells})", len(free), cells=_(" or ").join(free)
+        )
     elif step == "refill" and turn["empty_slot"] is not None:
         slot = turn["empty_slot"]
         open_ = [f"refill {k}" for k in (slot, slot + 1) if view["stacks"][k - 1]["size"]]
-        hint += f" {' or '.join(open_)}"
+        hint += " " + _(" or ").join(open_)
     elif step == "fill":
-        hint += f" (card {turn['fill_cards_laid'] + 1} of 2; these cards never take a gem)"
+        hint += " " + _(
+            "(card {number} of 2; these cards never take a gem)",
+            number=turn["fill_cards_laid"] + 1,
+        )
     return hint
 
 
@@ -162,9 +178,9 @@ def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
                 if chars[(qx + dx, qy)][1].endswith("on grey23"):
                     chars[(qx + dx, qy)] = (chars[(qx + dx, qy)][0], "bold bright_white on grey15")
     if not chars:
-        return Text("(nothing built yet)", style="dim")
-    xs = [x for x, _ in chars]
-    ys = [y for _, y in chars]
+        return Text(_("(nothing built yet)"), style="dim")
+    xs = [x for x, _y in chars]
+    ys = [y for _x, y in chars]
     out = Text()
     for y in range(min(ys), max(ys) + 1):
         for x in range(min(xs), max(xs) + 1):
@@ -175,12 +191,12 @@ def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
 
 
 def _gems_text(pyr: dict[str, Any]) -> Text:
-    t = Text("gems ")
+    t = Text(_("gems") + " ")
     for c in pyr["gems_unused"]:
         t.append("●", style=BG[c])
-    t.append("  cards ")
+    t.append("  " + _("cards") + " ")
     if not pyr["cards_unused"]:
-        t.append("none", style="dim")
+        t.append(_("none"), style="dim")
     for a, b in pyr["cards_unused"]:
         t.append(LETTER[a], style=f"bold white on {BG[a]}")
         t.append(LETTER[b], style=f"bold white on {BG[b]}")
@@ -191,7 +207,7 @@ def _gems_text(pyr: dict[str, Any]) -> Text:
 def _last_floor_text(view: View) -> Text:
     """The scores of the floor just finished, while the next one is still empty."""
     done = view["floor"] - 1
-    t = Text(f"Floor {done} scored: ", style="bold")
+    t = Text(_("Floor {floor} scored:", floor=done) + " ", style="bold")
     items = []
     for p, pyr in enumerate(view["pyramids"]):
         if len(pyr["floor_scores"]) >= done:
@@ -199,7 +215,7 @@ def _last_floor_text(view: View) -> Text:
             areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
             items.append(f"{view['names'][p]} {fs['total']} ({areas} +{fs['bonus']})")
     t.append(", ".join(items))
-    t.append(f"; the lowest starts floor {view['floor']}", style="dim")
+    t.append("; " + _("the lowest starts floor {floor}", floor=view["floor"]), style="dim")
     return t
 
 
@@ -207,15 +223,19 @@ def render(view: View) -> RenderableType:
     """Quarry, stack tops, then every pyramid (the player to move labelled for typing)."""
     parts: list[RenderableType] = []
     turn = view["turn"]
-    head = Text(f"Floor {view['floor']}  ", style="bold")
+    head = Text(_("Floor {floor}", floor=view["floor"]) + "  ", style="bold")
     if turn is not None:
         who = view["names"][turn["player"]]
-        head.append(f"{who} to move: {view['step']}", style="bold cyan")
+        step = tr().name("step", view["step"])
+        head.append(_("{player} to move: {step}", player=who, step=step), style="bold cyan")
         if turn["placed"] is not None:
-            head.append(f"  (just placed on {' '.join(turn['placed']['cells'])})")
+            cells = " ".join(turn["placed"]["cells"])
+            head.append("  " + _("(just placed on {cells})", cells=cells))
     parts.append(head)
     if view["step"] is not None:
-        parts.append(Text(step_hint(view) + "; 'moves' lists every legal step", style="dim"))
+        parts.append(
+            Text(step_hint(view) + "; " + _("'moves' lists every legal step"), style="dim")
+        )
     if turn is not None:
         mover = view["pyramids"][turn["player"]]
         if view["floor"] > 1 and not mover["grid"]["filled"]:
@@ -224,7 +244,10 @@ def render(view: View) -> RenderableType:
     if out:
         parts.append(
             Text(
-                f"Out of the game: {', '.join(out)} (no domino fitted and fewer than 2 cards)",
+                _(
+                    "Out of the game: {players} (no domino fitted and fewer than 2 cards)",
+                    players=", ".join(out),
+                ),
                 style="bold red",
             )
         )
@@ -233,20 +256,24 @@ def render(view: View) -> RenderableType:
     parts.append(quarry)
     stacks = Table.grid(padding=(0, 2))
     stacks.add_row(
-        *[_labelled(f"stack {i + 1} ({s['size']})", s["top"]) for i, s in enumerate(view["stacks"])]
+        *[
+            _labelled(_("stack {number} ({size})", number=i + 1, size=s["size"]), s["top"])
+            for i, s in enumerate(view["stacks"])
+        ]
     )
     parts.append(stacks)
     mover = view["current_player"]
     for p, pyr in enumerate(view["pyramids"]):
-        title = Text(f"\n{view['names'][p]}: {view['scores'][p]} points", style="bold")
+        points = tr().ngettext("{n} point", "{n} points", view["scores"][p])
+        title = Text(f"\n{view['names'][p]}: {points}", style="bold")
         if pyr["floor_scores"]:
             title.append(" (" + " + ".join(str(fs["total"]) for fs in pyr["floor_scores"]) + ")")
         if pyr["current_floor_score"] is not None:
-            title.append(f", this floor {pyr['current_floor_score']}")
+            title.append(", " + _("this floor {n}", n=pyr["current_floor_score"]))
         if pyr["out"]:
-            title.append(" OUT", style="bold red")
+            title.append(" " + _("OUT"), style="bold red")
         elif pyr["floor_done"]:
-            title.append(" (floor done)")
+            title.append(" " + _("(floor done)"))
         title.append("  ")
         title.append_text(_gems_text(pyr))
         parts.append(title)
@@ -259,15 +286,15 @@ def render(view: View) -> RenderableType:
 def summary(view: View) -> Table:
     """Per player and floor: marked areas, Mino bonus and totals; then the places."""
     table = Table(
-        title="Pyramido result",
-        caption="floor score = each marked area (colour, visible jewels) + Mino bonus",
+        title=_("Pyramido result"),
+        caption=_("floor score = each marked area (colour, visible jewels) + Mino bonus"),
     )
-    table.add_column("Player")
+    table.add_column(_("Player"))
     for f in range(1, 5):
-        table.add_column(f"Floor {f}")
-    table.add_column("Total", justify="right")
-    table.add_column("Cards left", justify="right")
-    table.add_column("Place", justify="right")
+        table.add_column(_("Floor {floor}", floor=f))
+    table.add_column(_("Total"), justify="right")
+    table.add_column(_("Cards left"), justify="right")
+    table.add_column(_("Place"), justify="right")
     ranking = view.get("ranking") or [None] * view["players"]
     for p, pyr in enumerate(view["pyramids"]):
         floors = []
@@ -275,7 +302,7 @@ def summary(view: View) -> Table:
             areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
             floors.append(f"[bold]{fs['total']}[/] [dim]= {areas} +{fs['bonus']}[/]")
         if pyr["out"] and len(floors) < 4:
-            floors.append("[red]went out[/]")
+            floors.append(f"[red]{_('went out')}[/]")
         floors += [""] * (4 - len(floors))
         table.add_row(
             view["names"][p],
@@ -294,14 +321,27 @@ def describe(view: View, text: str) -> str:
         d = view["quarry"][int(words[0][1]) - 1]
         if d is not None:
             a, b = (f"{LETTER[blk['colour']]}{'◆' * len(blk['jewels'])}" for blk in d["blocks"])
-            return f"{text:<11} #{d['id']}: {a} on {words[1]}, {b} on {words[2]}"
+            placed = _(
+                "{a} on {cell_a}, {b} on {cell_b}", a=a, cell_a=words[1], b=b, cell_b=words[2]
+            )
+            return f"{text:<11} #{d['id']}: {placed}"
     if len(words) == 4 and words[0] in ("card", "fill"):
         colour = next(c for c, letter in LETTER.items() if letter == words[1])
-        return f"{text:<15} {colour} side, jewel {QUARTER_NAMES[words[3]]}"
+        side = _(
+            "{colour} side, jewel {quarter}",
+            colour=colour_name(colour),
+            quarter=_(QUARTER_NAMES[words[3]]),
+        )
+        return f"{text:<15} {side}"
     return text
 
 
-QUARTER_NAMES = {"tl": "top left", "tr": "top right", "bl": "bottom left", "br": "bottom right"}
+QUARTER_NAMES = {
+    "tl": N_("top left"),
+    "tr": N_("top right"),
+    "bl": N_("bottom left"),
+    "br": N_("bottom right"),
+}
 
 
 def stats(view: View) -> dict[str, float]:
@@ -325,13 +365,13 @@ def floor_layers(pyr: dict[str, Any]) -> RenderableType:
                 mark = "◆ " if (qx + dx, qy + dy) in jewels else "  "
                 chars[(qx + dx, qy + dy)] = (mark, style)
     if not layers:
-        return Text("(nothing built yet)", style="dim")
-    xs = [x for chars in layers.values() for x, _ in chars]
-    ys = [y for chars in layers.values() for _, y in chars]
+        return Text(_("(nothing built yet)"), style="dim")
+    xs = [x for chars in layers.values() for x, _y in chars]
+    ys = [y for chars in layers.values() for _x, y in chars]
     grid = Table.grid(padding=(0, 3))
     pictures = []
     for floor in sorted(layers):
-        out = Text(f"Floor {floor}\n", style="bold")
+        out = Text(_("Floor {floor}", floor=floor) + "\n", style="bold")
         for y in range(min(ys), max(ys) + 1):
             for x in range(min(xs), max(xs) + 1):
                 text, style = layers[floor].get((x, y), ("  ", ""))
@@ -353,7 +393,8 @@ def floors_command(session: Any, argument: str) -> None:
         except ValueError:
             seat = -1
         if not 0 <= seat < view["players"]:
-            session.console.print(f"[red]floors takes a player number 1..{view['players']}[/]")
+            message = _("floors takes a player number 1..{count}", count=view["players"])
+            session.console.print(Text(message, style="red"))
             return
     session.console.print(Text(view["names"][seat], style="bold"))
     session.console.print(floor_layers(view["pyramids"][seat]))
@@ -361,3 +402,114 @@ def floors_command(session: Any, argument: str) -> None:
 
 #: extra commands of terminal play
 COMMANDS = {"floors": floors_command}
+COMMAND_HELP = {
+    "floors": (N_("floors [N]"), N_("draw each floor of player N's pyramid on its own")),
+}
+#: every seat sees the same table (no hands, nothing to forget): no screen hand-over
+HAND_OVER = False
+
+
+def _floor_told(name: str, fs: dict[str, Any]) -> str:
+    areas = ", ".join(
+        _("{colour} {jewels}", colour=colour_name(a["colour"]), jewels=a["jewels"])
+        for a in fs["areas"]
+    )
+    if not areas:
+        return _(
+            "{player} scores nothing on floor {floor}: no area is marked.",
+            player=name,
+            floor=fs["floor"],
+        )
+    return _(
+        "{player} scores {total} on floor {floor}: marked areas {areas}, Mino bonus +{bonus}.",
+        player=name,
+        total=fs["total"],
+        floor=fs["floor"],
+        areas=areas,
+        bonus=fs["bonus"],
+    )
+
+
+def events(before: View, after: View) -> list[str]:
+    """Floors scored (with each area and the bonus) and players who went out."""
+    out = []
+    for p, pyr in enumerate(after["pyramids"]):
+        known = len(before["pyramids"][p]["floor_scores"])
+        for fs in pyr["floor_scores"][known:]:
+            out.append(_floor_told(after["names"][p], fs))
+    for p in after["eliminated"]:
+        if p not in before["eliminated"]:
+            out.append(
+                _(
+                    "{player} is out of the game: no domino fitted "
+                    "and fewer than 2 cards were left.",
+                    player=after["names"][p],
+                )
+            )
+    if after["floor"] != before["floor"] and not after["is_over"]:
+        out.append(_("Floor {floor} begins.", floor=after["floor"]))
+    return out
+
+
+def ending(view: View) -> str:
+    """Why the game ended: the pyramids are finished, or every player is out."""
+    if all(view["out"]):
+        return _("Every player is out.")
+    return _("The pyramids are finished: four floors scored.")
+
+
+GOAL = N_(
+    "build a pyramid of four floors from the quarry's dominoes and score the most points. "
+    "Seen from above, same-coloured quarters form areas; at the end of each floor every area "
+    "marked with one of your gems scores its visible jewels, and the lowest marked area scores "
+    "once more (the Mino bonus). A turn: place a domino, mark a block with a jewel with the gem "
+    "of its colour, maybe cover a block with a single-block card, then refill the quarry."
+)
+
+
+def key(view: View) -> list[tuple[Any, str]]:
+    """What the symbols of the pyramid pictures and the quarry mean."""
+    out: list[tuple[Any, str]] = [
+        (
+            Text("◆ ", style=f"bold white on {BG['red']}"),
+            _("a visible jewel on a block (it scores in a marked area)"),
+        ),
+        (
+            Text(" ●", style=f"bold black on {BG['blue']}"),
+            _("a gem: it marks the area of its colour"),
+        ),
+        (
+            Text("2 ", style=f"grey70 on {BG['green']}"),
+            _("the floor of the block seen there (floor 1 left blank)"),
+        ),
+        (
+            Text("e5  ", style="bold bright_white on grey15"),
+            _("an empty cell you may build on, by its name"),
+        ),
+    ]
+    for colour, letter in LETTER.items():
+        out.append((Text(f" {letter} ", style=f"bold white on {BG[colour]}"), colour_name(colour)))
+    out.append((Text("q1 q2 q3"), _("the quarry slots; the stacks behind them refill them")))
+    return out
+
+
+def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
+    """What one may type now: the current step's moves, explained from this position."""
+    out: list[tuple[str, str]] = []
+    for m in moves:
+        word = m.split()[0]
+        if any(o[0].split()[0] == word for o in out):
+            continue
+        out.append((m, describe(view, m).removeprefix(m).strip() or _step_meaning(word)))
+        if len(out) == 3:
+            break
+    return out
+
+
+def _step_meaning(word: str) -> str:
+    meanings = {
+        "mark": _("put the gem of that block's colour on it"),
+        "pass": _("play no card this turn"),
+        "refill": _("refill the empty quarry slot from that stack"),
+    }
+    return meanings.get(word, "")

@@ -10,8 +10,12 @@ generic:
   (``0 .. num_actions - 1``) in a documented, stable way, and turns the legal
   moves of a state into a boolean mask over those numbers;
 * :class:`ObservationCodec` turns ``state.view(seat)`` into a flat float32
-  array. It reads the *view*, never the state, so an observation cannot leak
-  what the seat may not see;
+  array. Its definition reads the *view*, never the state, so an observation
+  cannot leak what the seat may not see. The adapters call
+  :meth:`ObservationCodec.encode_state`, which a game may implement straight
+  from the state (a view is a JSON-able dict made for faces and costs tens of
+  microseconds); a property test checks on random states that it equals the
+  encoding of the view for every seat, so the guarantee holds for it too;
 * an optional raster draws a view as an RGB image for ``rgb_array`` rendering.
 
 The numbering may depend on the player count and variant (a bigger layout has
@@ -21,7 +25,7 @@ more positions), which is why codecs are built from a sample initial state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,9 +70,29 @@ class ActionCodec(ABC):
     def mask(self, state: State[Any]) -> BoolArray:
         """Boolean mask over all ids: True exactly for the legal moves' ids."""
         out = np.zeros(self.num_actions, dtype=np.bool_)
-        for m in state.legal_moves():
-            out[self.encode(state, m)] = True
+        ids = self.legal_ids(state)
+        if ids:
+            out[ids] = True
         return out
+
+    def legal_ids(self, state: State[Any]) -> list[int]:
+        """The ids of the legal moves, in the order of ``legal_moves()``.
+
+        Codecs whose moves are prebuilt values look them up in a table
+        (:meth:`_id_table`) instead of encoding each one: the adapters ask for
+        the mask after every step.
+        """
+        table = self._id_table()
+        if table is not None:
+            try:
+                return [table[m] for m in state.legal_moves()]
+            except KeyError:
+                pass  # a move value the table does not know: encode them all
+        return [self.encode(state, m) for m in state.legal_moves()]
+
+    def _id_table(self) -> Mapping[Hashable, int] | None:
+        """Move value -> id, for games whose ids need no state (``None``: encode each move)."""
+        return None
 
     def check_action(self, action: object) -> int:
         """``action`` as a plain int in range, or :class:`ValueError`."""
@@ -90,6 +114,26 @@ class ObservationCodec(ABC):
     @abstractmethod
     def encode(self, view: View) -> FloatArray:
         """Encode ``view`` (from ``state.view(seat)``); never reads the state itself."""
+
+    def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
+        """``encode(state.view(seat))``, which a game may compute from the state directly.
+
+        An override must give exactly the same array (a property test checks
+        it for every game and seat on random states): it may read only what
+        the view shows the seat.
+        """
+        return self.encode(state.view(seat))
+
+    def encode_states(self, states: Sequence[State[Any]], seat: int | None) -> FloatArray:
+        """``encode_state`` of each state, as rows of one ``(len(states), size)`` array.
+
+        For vector environments; a game may compute the whole batch with
+        array operations (the rows must equal ``encode_state`` exactly).
+        """
+        out = np.empty((len(states), *self.shape), dtype=np.float32)
+        for i, state in enumerate(states):
+            out[i] = self.encode_state(state, seat)
+        return out
 
     @property
     def size(self) -> int:
@@ -117,6 +161,22 @@ class GameCodec:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameCodec:
         """Codecs are immutable: a deep copy (OpenSpiel clones states so) is the codec itself."""
         return self
+
+
+def vector(size: int, ones: list[int], scalars: list[tuple[int, float]]) -> FloatArray:
+    """A float32 vector of ``size`` zeros with the ``ones`` set to 1 and ``(index, value)`` pairs.
+
+    The fast observations (``encode_state``) collect indices in Python lists
+    and write them in one NumPy call each, which costs far less than building
+    a list of floats and converting it. Scalars are clipped into [0, 1] as
+    :meth:`OneHot.scalar` does.
+    """
+    out = np.zeros(size, dtype=np.float32)
+    if ones:
+        out[ones] = 1.0
+    for i, value in scalars:
+        out[i] = min(max(value, 0.0), 1.0)
+    return out
 
 
 class OneHot:

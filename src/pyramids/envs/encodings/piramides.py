@@ -28,8 +28,10 @@ Observation (float32, every value in [0, 1]), built from ``view(0)`` only:
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from pyramids.engine.state import State
 from pyramids.envs.encodings.base import (
@@ -42,8 +44,14 @@ from pyramids.envs.encodings.base import (
     View,
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
-from pyramids.games.piramides.cards import RANK_CHARS
-from pyramids.games.piramides.game import DRAW, RUN_STEP, USE_JOKER, PiramidesMove
+from pyramids.games.piramides.cards import JOKER, RANK_CHARS
+from pyramids.games.piramides.game import (
+    DRAW,
+    RUN_STEP,
+    USE_JOKER,
+    PiramidesMove,
+    PiramidesState,
+)
 
 _DRAW_NAME = "draw"
 
@@ -63,6 +71,12 @@ class PiramidesActions(ActionCodec):
         self.labels = labels
         self.num_actions = positions + 2
         self._plays = tuple(PiramidesMove("play", i) for i in range(positions))
+        self._ids: dict[Hashable, int] = {m: i for i, m in enumerate(self._plays)}
+        self._ids[DRAW] = positions
+        self._ids[USE_JOKER] = positions + 1
+
+    def _id_table(self) -> Mapping[Hashable, int]:
+        return self._ids
 
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, PiramidesMove):
@@ -119,6 +133,111 @@ class PiramidesObservations(ObservationCodec):
         out.scalar(view["jokers_left"], self.jokers)
         out.scalar(view["round"], self.rounds)
         return out.done()
+
+    def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
+        """The same vector from the state's masks and cards, without building the view.
+
+        Each position's 16 values take one of four shapes (gone; face down;
+        free with its rank; covered with its rank), prebuilt as bytes, so the
+        vector is one join of 28 pieces and one conversion; a face-down card's
+        rank is never read.
+        """
+        if not isinstance(state, PiramidesState):
+            return super().encode_state(state, seat)
+        removed, free = state.removed_mask, state.free_mask
+        down = state.face_down_mask
+        cards = state.layout_cards
+        if len(cards) != self.positions:
+            raise ValueError(f"expected {self.positions} positions, the state has {len(cards)}")
+        gone, hidden, free_chunks, covered_chunks = _CHUNKS
+        parts: list[bytes] = []
+        add = parts.append
+        for i, card in enumerate(cards):
+            if removed >> i & 1:
+                add(gone)
+            elif down >> i & 1:
+                add(hidden)
+            elif free >> i & 1:
+                add(free_chunks[card % 13])
+            else:
+                add(covered_chunks[card % 13])
+        waste = state.waste
+        add(_WASTE_CHUNKS[13 if waste == JOKER else waste % 13])
+        out = np.zeros(self.shape[0], dtype=np.float32)
+        head = self.positions * self.PER_POSITION + 14
+        out[:head] = np.frombuffer(b"".join(parts), dtype=np.uint8)
+        jokers = self.positions + self.jokers
+        out[head] = _ratio(state.stock_left, self.stock)
+        out[head + 1] = _ratio(state.run, jokers)
+        out[head + 2] = _ratio(state.jokers_left, self.jokers)
+        out[head + 3] = _ratio(state.round, self.rounds)
+        return out
+
+    def encode_states(self, states: Sequence[State[Any]], seat: int | None) -> FloatArray:
+        """The rows of :meth:`encode_state` for a batch, with one array operation per field.
+
+        Why: a vector environment observes every game after every step, and
+        the per-game Python loop over the 28 positions was most of its step.
+        The masks of the whole batch become one ``(N, positions)`` array of
+        bits; the ranks come from one array of the layouts' cards.
+        """
+        if not all(isinstance(s, PiramidesState) for s in states):
+            return super().encode_states(states, seat)
+        batch = [s for s in states if isinstance(s, PiramidesState)]
+        n, size = len(batch), self.positions
+        if any(len(s.layout_cards) != size for s in batch):
+            raise ValueError(f"expected {size} positions in every state")
+        shifts = _SHIFTS[:size]
+        removed = (np.array([s.removed_mask for s in batch], dtype=np.int64)[:, None] >> shifts) & 1
+        free = (np.array([s.free_mask for s in batch], dtype=np.int64)[:, None] >> shifts) & 1
+        down = (np.array([s.face_down_mask for s in batch], dtype=np.int64)[:, None] >> shifts) & 1
+        ranks = np.array([s.layout_cards for s in batch], dtype=np.int64) % 13
+        there = 1 - removed
+        shown = there * (1 - down)
+        out = np.zeros((n, self.shape[0]), dtype=np.float32)
+        cells = out[:, : size * self.PER_POSITION].reshape(n, size, self.PER_POSITION)
+        cells[:, :, 0] = there
+        cells[:, :, 1] = free
+        cells[:, :, 2] = there * down
+        rows, cols = np.nonzero(shown)
+        cells[rows, cols, 3 + ranks[rows, cols]] = 1.0
+        head = size * self.PER_POSITION
+        waste = np.array([s.waste for s in batch], dtype=np.int64)
+        out[np.arange(n), head + np.where(waste == JOKER, 13, waste % 13)] = 1.0
+        head += 14
+        tops = (self.stock, self.positions + self.jokers, self.jokers, self.rounds)
+        values = np.array([(s.stock_left, s.run, s.jokers_left, s.round) for s in batch], float)
+        for k, top in enumerate(tops):
+            if top > 0:  # as _ratio: a field whose top is 0 stays 0
+                out[:, head + k] = np.minimum(np.maximum(values[:, k] / top, 0.0), 1.0)
+        return out
+
+
+_SHIFTS = np.arange(64, dtype=np.int64)
+
+
+def _ratio(value: float, top: float) -> float:
+    """``value / top`` clipped into [0, 1], 0 when ``top`` is not positive (``OneHot.scalar``)."""
+    return min(max(value / top, 0.0), 1.0) if top > 0 else 0.0
+
+
+def _chunk(there: bool, free: bool, down: bool, rank: int | None) -> bytes:
+    out = bytearray(PiramidesObservations.PER_POSITION)
+    out[0], out[1], out[2] = there, free, down
+    if rank is not None:
+        out[3 + rank] = 1
+    return bytes(out)
+
+
+#: a position's 16 values as bytes: gone, face down, free by rank, covered by rank
+_CHUNKS = (
+    _chunk(False, False, False, None),
+    _chunk(True, False, True, None),
+    tuple(_chunk(True, True, False, r) for r in range(13)),
+    tuple(_chunk(True, False, False, r) for r in range(13)),
+)
+#: the waste's 14 values (13 ranks, then the joker) as bytes
+_WASTE_CHUNKS = tuple(bytes(1 if i == k else 0 for i in range(14)) for k in range(14))
 
 
 # -- picture ---------------------------------------------------------------

@@ -28,7 +28,7 @@ the observer (0 = me, 1 = the next seat clockwise, ...):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from pyramids.engine.state import State
@@ -40,9 +40,11 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    vector,
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.pyramideto import CODES, GOAL_BY_ID, GOALS, PyramidetoMove, parse_piece
+from pyramids.games.pyramideto.game import PyramidetoState
 
 PIECES = len(CODES)
 CARDS = len(GOALS)
@@ -55,6 +57,16 @@ class PyramidetoActions(ActionCodec):
     """Piece moves by (piece, target), then exchanges by card (see the module table)."""
 
     num_actions = EXCHANGE_BASE + CARDS
+
+    def __init__(self) -> None:
+        ids: dict[Hashable, int] = {
+            PyramidetoMove(a // _SLOT, a % _SLOT - 1): a for a in range(EXCHANGE_BASE)
+        }
+        ids.update({PyramidetoMove(-1, -1, c): EXCHANGE_BASE + c for c in range(CARDS)})
+        self._ids = ids
+
+    def _id_table(self) -> Mapping[Hashable, int]:
+        return self._ids
 
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, PyramidetoMove):
@@ -118,6 +130,38 @@ class PyramidetoObservations(ObservationCodec):
             out.flag(seat == mover)
         out.flag(bool(view["is_over"]))
         return out.done()
+
+    def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
+        """The same vector from the state's public accessors and ``seat``'s own hand."""
+        if not isinstance(state, PyramidetoState):
+            return super().encode_state(state, seat)
+        n = self.players
+        me = seat or 0
+        order = [(me + k) % n for k in range(n)]
+        ones = [p * _SLOT + u + 1 for p, u in enumerate(state.below)]
+        base = PIECES * _SLOT
+        ones += [base + p for p in state.last_group()]
+        base += PIECES
+        if seat is not None:
+            ones += [base + c for c in state.hand(seat)]
+        base += CARDS
+        for k, q in enumerate(order):
+            ones += [base + CARDS * k + c for c in state.displayed(q)]
+        base += CARDS * n
+        top = self.hand_size
+        scalars = [
+            (base + k, len(state.hand(q)) / top if top > 0 else 0.0) for k, q in enumerate(order)
+        ]
+        base += n
+        scalars.append((base, state.deck_size / CARDS))
+        limit = self.turn_limit
+        scalars.append((base + 1, state.ply / limit if limit > 0 else 0.0))
+        base += 2
+        mover = state.current_player
+        ones += [base + k for k, q in enumerate(order) if q == mover]
+        if state.is_over:
+            ones.append(base + n)
+        return vector(self.shape[0], ones, scalars)
 
 
 # -- picture ---------------------------------------------------------------

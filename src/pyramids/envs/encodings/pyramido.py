@@ -58,12 +58,14 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    vector,
 )
 from pyramids.envs.encodings.raster import canvas, rect
-from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, QUARTERS
+from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, DOMINOES, QUARTERS
 from pyramids.games.pyramido.game import PyramidoState
-from pyramids.games.pyramido.geometry import FRAME_CELLS, QUARTER_SIZE
+from pyramids.games.pyramido.geometry import FRAME_CELLS, QUARTER_SIZE, STRIDE
 from pyramids.games.pyramido.moves import CARD, FILL, MARK, PASS, PLACE, REFILL, PyramidoMove
+from pyramids.games.pyramido.views import public_facts, top_view_codes
 
 CELLS = FRAME_CELLS  # 81: the largest grid (floor 1's frame)
 PLACE_BASE = 0
@@ -101,6 +103,59 @@ class PyramidoActions(ActionCodec):
 
     num_actions = NUM_ACTIONS
 
+    def __init__(self) -> None:
+        #: per grid width, move value -> id (placements depend on the width)
+        self._tables: dict[int, dict[Hashable, int]] = {}
+
+    def legal_ids(self, state: State[Any]) -> list[int]:
+        """Ids by table lookup: one table per grid width, built on first use.
+
+        Why: a placement's id depends on the width of the grid being built,
+        and a position offers up to 168 placements, so encoding each one was
+        most of the cost of a mask.
+        """
+        moves = state.legal_moves()
+        if not moves:
+            return []
+        cols = _cols(state)
+        table = self._tables.get(cols)
+        if table is None:
+            table = self._tables[cols] = self._table(cols)
+        try:
+            return [table[m] for m in moves]
+        except KeyError:
+            return [self.encode(state, m) for m in moves]
+
+    @staticmethod
+    def _table(cols: int) -> dict[Hashable, int]:
+        table: dict[Hashable, int] = {}
+        for action in range(NUM_ACTIONS):
+            if action < MARK_BASE:
+                rest, d = divmod(action - PLACE_BASE, 4)
+                slot, cell = divmod(rest, CELLS)
+                move = PyramidoMove(PLACE, slot, cell, cell + (1, -1, cols, -cols)[d])
+                table.setdefault(move, action)
+            else:
+                table[PyramidoActions._fixed(action)] = action
+        return table
+
+    @staticmethod
+    def _fixed(action: int) -> PyramidoMove:
+        """The move of a non-placement id (these need no grid)."""
+        if action < CARD_BASE:
+            return PyramidoMove(MARK, action - MARK_BASE)
+        if action < PASS_ID:
+            colour, rest = divmod(action - CARD_BASE, 8)
+            block, quarter = divmod(rest, 4)
+            return PyramidoMove(CARD, colour, block, quarter)
+        if action == PASS_ID:
+            return PyramidoMove(PASS)
+        if action < FILL_BASE:
+            return PyramidoMove(REFILL, action - REFILL_BASE)
+        rest, quarter = divmod(action - FILL_BASE, 4)
+        colour, cell = divmod(rest, CELLS)
+        return PyramidoMove(FILL, colour, cell, quarter)
+
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, PyramidoMove):
             raise ValueError(f"{move!r} is not a Pyramido move")
@@ -130,19 +185,7 @@ class PyramidoActions(ActionCodec):
             slot, cell = divmod(rest, CELLS)
             cols = _cols(state)
             return PyramidoMove(PLACE, slot, cell, cell + (1, -1, cols, -cols)[d])
-        if action < CARD_BASE:
-            return PyramidoMove(MARK, action - MARK_BASE)
-        if action < PASS_ID:
-            colour, rest = divmod(action - CARD_BASE, 8)
-            block, quarter = divmod(rest, 4)
-            return PyramidoMove(CARD, colour, block, quarter)
-        if action == PASS_ID:
-            return PyramidoMove(PASS)
-        if action < FILL_BASE:
-            return PyramidoMove(REFILL, action - REFILL_BASE)
-        rest, quarter = divmod(action - FILL_BASE, 4)
-        colour, cell = divmod(rest, CELLS)
-        return PyramidoMove(FILL, colour, cell, quarter)
+        return self._fixed(action)
 
     def describe(self, action: int) -> str:
         action = self.check_action(action)
@@ -176,6 +219,47 @@ def _domino(out: OneHot, domino: Any) -> None:
         else:
             out.one_hot(_COLOUR_INDEX[block["colour"]], 6)
             out.flags({_QUARTER_INDEX[q] for q in block["jewels"]}, 4)
+
+
+def _domino_ones(d: int) -> tuple[int, ...]:
+    """Offsets of the ones of :func:`_domino` for engine domino ``d``."""
+    (ca, ja), (cb, jb) = DOMINOES[d]
+    return (
+        ca,
+        *(6 + q for q in range(4) if ja >> q & 1),
+        10 + cb,
+        *(16 + q for q in range(4) if jb >> q & 1),
+    )
+
+
+#: per engine domino, the offsets of its 20 values that are 1
+_DOMINO_ONES: tuple[tuple[int, ...], ...] = tuple(_domino_ones(d) for d in range(len(DOMINOES)))
+#: id of a seat's tuple of blocks -> (the tuple, its top view as (324, 9) values, gem column 0)
+_TOP_VIEWS: dict[int, tuple[Any, FloatArray]] = {}
+_TOP_VIEWS_MAX = 1 << 12
+
+
+def _top_view_array(state: PyramidoState, p: int) -> FloatArray:
+    """Seat ``p``'s top view as (324, 9) values (the gem column left 0), kept per block tuple.
+
+    A seat's top view changes only when it lays blocks, and the engine then
+    replaces its tuple of blocks, so the array is built once per placement
+    and found again by identity for every later observation.
+    """
+    blocks = state.blocks(p)
+    hit = _TOP_VIEWS.get(id(blocks))
+    if hit is not None and hit[0] is blocks:
+        return hit[1]
+    colour, jewel, floor = top_view_codes(state, p)
+    out = np.zeros((QUARTER_CELLS, PER_QUARTER), dtype=np.float32)
+    out[:, :6] = _COLOUR_ROWS[np.frombuffer(colour, dtype=np.uint8)]
+    out[:, 6] = np.frombuffer(jewel, dtype=np.uint8)
+    out[:, 7] = np.frombuffer(floor, dtype=np.uint8) / np.float32(4.0)
+    out.setflags(write=False)
+    if len(_TOP_VIEWS) >= _TOP_VIEWS_MAX:
+        _TOP_VIEWS.clear()
+    _TOP_VIEWS[id(blocks)] = (blocks, out)
+    return out
 
 
 class PyramidoObservations(ObservationCodec):
@@ -242,6 +326,82 @@ class PyramidoObservations(ObservationCodec):
             shared.flag(seat == mover)
         parts.append(shared.done())
         out: FloatArray = np.concatenate(parts).astype(np.float32)
+        return out
+
+    def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
+        """The same vector from the state (:func:`public_facts`, cached top views)."""
+        if not isinstance(state, PyramidoState):
+            return super().encode_state(state, seat)
+        n = self.players
+        me = seat or 0
+        order = [(me + k) % n for k in range(n)]
+        facts = public_facts(state)
+        scores = state.scores()
+        per_seat = QUARTER_CELLS * PER_QUARTER + 13
+        out = np.zeros(self.shape[0], dtype=np.float32)
+        for k, q in enumerate(order):
+            base = k * per_seat
+            block = out[base : base + QUARTER_CELLS * PER_QUARTER].reshape(
+                QUARTER_CELLS, PER_QUARTER
+            )
+            block[:] = _top_view_array(state, q)
+            grid = state.grid(q)
+            shift = state.grid_of_floor(q, grid.floor)[1]
+            for _, cell in state.gems(q):
+                y, x = divmod(grid.quarter_bits[cell][0] + shift, STRIDE)
+                if 0 <= x < QUARTER_SIZE and 0 <= y < QUARTER_SIZE:
+                    block[y * QUARTER_SIZE + x, 8] = 1.0
+            tail = base + QUARTER_CELLS * PER_QUARTER
+            unused = facts["gems_unused"][q]
+            for c in range(6):
+                if not unused >> c & 1:
+                    out[tail + c] = 1.0
+            cards = facts["cards"][q]
+            for c in range(3):
+                if cards >> c & 1:
+                    out[tail + 6 + c] = 1.0
+            out_seat = state.is_out(q)
+            out[tail + 9] = out_seat
+            out[tail + 10] = facts["done"] >> q & 1
+            if not (facts["over"] or out_seat):
+                out[tail + 11] = min(max(state.floor_score(q).total / 40, 0.0), 1.0)
+            out[tail + 12] = min(max(scores[q] / 160, 0.0), 1.0)
+        base = n * per_seat
+        ones: list[int] = [base + facts["floor"] - 1]
+        base += 4
+        step = facts["step"]
+        if step in STEPS:
+            ones.append(base + STEPS.index(step))
+        base += len(STEPS)
+        if facts["empty_slot"] is not None:
+            ones.append(base + facts["empty_slot"])
+        base += 3
+        placed = facts["placed"]
+        if placed >= 0:
+            ones += [base + i for i in _DOMINO_ONES[placed]]
+            if facts["gem_on"] >= 0:
+                ones.append(base + 20 + facts["gem_on"])
+        base += 22
+        scalars = [(base, facts["fills"] / 2)]
+        base += 1
+        for d in facts["quarry"]:
+            if d >= 0:
+                ones.append(base)
+                ones += [base + 1 + i for i in _DOMINO_ONES[d]]
+            base += 21
+        for size, top in facts["stacks"]:
+            scalars.append((base, size / 22))
+            if top >= 0:
+                ones += [base + 1 + i for i in _DOMINO_ONES[top]]
+            base += 21
+        mover = state.current_player
+        ones += [base + k for k, q in enumerate(order) if q == mover]
+        shared = vector(
+            self.shape[0] - n * per_seat,
+            [i - n * per_seat for i in ones],
+            [(i - n * per_seat, v) for i, v in scalars],
+        )
+        out[n * per_seat :] = shared
         return out
 
 

@@ -39,9 +39,11 @@ the observer (0 = me):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from itertools import combinations
 from typing import Any
+
+import numpy as np
 
 from pyramids.engine.state import State
 from pyramids.envs.encodings.base import (
@@ -55,7 +57,7 @@ from pyramids.envs.encodings.base import (
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.pyramido_treasure.board import SPOTS
-from pyramids.games.pyramido_treasure.game import PHASE_NAMES, TreasureMove
+from pyramids.games.pyramido_treasure.game import PHASE_NAMES, TreasureMove, TreasureState
 from pyramids.games.pyramido_treasure.treasures import (
     CARD_BY_NAME,
     DECKS,
@@ -83,6 +85,7 @@ class TreasureActions(ActionCodec):
         self.players = players
         self.give_base = POKER_BASE + N_TREASURES * players
         self.num_actions = self.give_base + TREASURE_CARDS * players
+        self._ids: dict[Hashable, int] | None = None
 
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, TreasureMove):
@@ -98,6 +101,11 @@ class TreasureActions(ActionCodec):
         if kind == "give" and 0 <= a < TREASURE_CARDS and 0 <= b < n:
             return self.give_base + n * a + b
         raise ValueError(f"{move!r} has no action id")
+
+    def _id_table(self) -> Mapping[Hashable, int]:
+        if self._ids is None:
+            self._ids = {self._move(a): a for a in range(self.num_actions)}
+        return self._ids
 
     def decode(self, state: State[Any], action: int) -> Hashable:
         return self._move(action)
@@ -205,6 +213,112 @@ class TreasureObservations(ObservationCodec):
         for seat in order:
             out.scalar(view["scores"][seat], TOTAL_POINTS)
         return out.done()
+
+    def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
+        """The same vector from the state's public accessors, without building the view.
+
+        The view lists every reveal of the game's history; here the last
+        reveal of each spot comes from :meth:`TreasureState.last_reveals`,
+        which walks only the reveals since the last time it was asked, and
+        the per-spot and per-card blocks are written as whole arrays.
+        """
+        if not isinstance(state, TreasureState):
+            return super().encode_state(state, seat)
+        n = self.players
+        me = seat or 0
+        order = [(me + k) % n for k in range(n)]
+        out = np.zeros(self.shape[0], dtype=np.float32)
+        flat_ones, last, seen = _spot_tables(state.last_reveals(), state.known_tokens())
+        out[flat_ones] = 1.0
+        out[15 * state.empty_spot + 13] = 1.0
+        # a reveal is never later than now, so the recency needs no lower clip
+        out[14 : 15 * SPOTS : 15] = np.where(
+            seen, np.minimum((state.ply - last) / _RECENCY, 1.0), 1.0
+        )
+        ones: list[int] = []
+        base = 15 * SPOTS
+        for f, treasure in enumerate(state.field_treasures()):
+            if treasure is not None:
+                ones.append(base + N_TREASURES * f + treasure)
+        base += N_TREASURES * N_TREASURES
+        phase = state.phase
+        ones.append(base + PHASE_NAMES.index(phase))
+        base += len(PHASE_NAMES)
+        card = state.sought
+        over = phase == "over"
+        if not over:
+            ones.append(base + card)
+        base += N_CARD_TYPES
+        owner = None if over else state.owner
+        mover = state.current_player
+        for k, q in enumerate(order):
+            if q == owner:
+                ones.append(base + k)
+            if q == mover:
+                ones.append(base + n + k)
+            if state.is_out(q):
+                ones.append(base + 2 * n + k)
+        base += 3 * n
+        event = state.event_view() or {}
+        named = set(event.get("named", ()))
+        if "treasure" in event:
+            named.add(event["treasure"])
+        if not over and card < TREASURE_CARDS:
+            named.add(TREASURES[card >> 2].name)
+        ones += [base + _TREASURE_INDEX[t] for t in named]
+        base += N_TREASURES
+        ones += [base + _TREASURE_INDEX[t] for t in set(event.get("revealed", ()))]
+        base += N_TREASURES
+        ones += [base + CARD_BY_NAME[c] for c in set(event.get("may_give", ()))]
+        base += N_CARD_TYPES
+        involved: set[int] = set(event.get("givers", ())) | set(event.get("to", ()) or ())
+        for key in ("neighbour", "opponent", "challenger"):
+            if isinstance(event.get(key), int):
+                involved.add(event[key])
+        ones += [base + k for k, q in enumerate(order) if q in involved]
+        base += n
+        ones.append(base + state.deck_number - 1)
+        out[ones] = 1.0
+        base += 3
+        left = state.deck_left()
+        decks_left = state.decks_left()
+        for d in range(3):
+            out[base + d] = min(decks_left[d] / len(DECKS[d]), 1.0)
+        base += 3
+        counts = [left, *(state.hand(q) for q in order)]
+        for k, cards in enumerate(counts):
+            if cards:
+                # no card type is in the decks more than twice, so count / 4 never needs a clip
+                block = out[base + N_CARD_TYPES * k : base + N_CARD_TYPES * (k + 1)]
+                block[:] = np.bincount(cards, minlength=N_CARD_TYPES) * 0.25
+        base += N_CARD_TYPES * len(counts)
+        scores = state.scores()
+        for k, q in enumerate(order):
+            out[base + k] = min(max(scores[q] / TOTAL_POINTS, 0.0), 1.0)
+        return out
+
+
+#: id of a last-reveals tuple -> (the tuple, flat indices of token ones, last plies, seen)
+_SPOT_MEMO: dict[int, tuple[Any, Any, Any, Any]] = {}
+
+
+def _spot_tables(last: tuple[int, ...], tokens: tuple[int, ...]) -> tuple[Any, Any, Any]:
+    """The per-spot arrays of a table of last reveals, built once per table.
+
+    The game hands out the same tuple for every state with the same reveal
+    history (:meth:`TreasureState.last_reveals`), so the arrays are found by
+    identity; only the recency (which grows with the ply) is computed anew.
+    """
+    hit = _SPOT_MEMO.get(id(last))
+    if hit is not None and hit[0] is last:
+        return hit[1], hit[2], hit[3]
+    flat = np.array([15 * s + t for s, t in enumerate(tokens) if t >= 0], dtype=np.int64)
+    plies = np.array(last, dtype=np.float64)
+    seen = plies >= 0
+    if len(_SPOT_MEMO) >= 1 << 14:
+        _SPOT_MEMO.clear()
+    _SPOT_MEMO[id(last)] = (last, flat, plies, seen)
+    return flat, plies, seen
 
 
 # -- picture ---------------------------------------------------------------

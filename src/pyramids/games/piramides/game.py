@@ -12,13 +12,13 @@ its own classic score (see ``docs/rules/golf.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pyramids.engine import names
 from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.engine.rng import Rng
-from pyramids.engine.state import Game, State
+from pyramids.engine.state import Game, State, _check_names
 from pyramids.engine.variant import Option, VariantValue
 from pyramids.games.piramides.cards import (
     CARD_BY_NAME,
@@ -56,6 +56,116 @@ USE_JOKER = PiramidesMove("joker")
 PLAY: tuple[PiramidesMove, ...] = tuple(
     PiramidesMove("play", i) for i in range(max(lay.size for lay in LAYOUTS.values()))
 )
+
+
+#: card -> index into a round's table of fitting positions (13 = the joker on the waste)
+_RANK_INDEX: tuple[int, ...] = (*(c % 13 for c in range(DECK_SIZE)), 13)
+
+#: legal move lists by (fitting positions, stock left, joker left); see ``legal_moves``
+_MOVE_LISTS: dict[int, tuple[PiramidesMove, ...]] = {}
+_MOVE_LISTS_MAX = 1 << 16
+
+
+def _move_list(key: int) -> tuple[PiramidesMove, ...]:
+    """The moves of a key ``fits << 2 | stock << 1 | joker``, built once and kept.
+
+    Why: a position's legal moves depend only on those three facts, and the
+    same few hundred combinations come back all the time, so a dict lookup
+    replaces a loop over the bits. The table is bounded (cleared when full)
+    so that long runs over many layouts cannot grow it without end.
+    """
+    moves = []
+    fits = key >> 2
+    while fits:
+        low = fits & -fits
+        moves.append(PLAY[low.bit_length() - 1])
+        fits ^= low
+    if key & 2:
+        moves.append(DRAW)
+    if key & 1:
+        moves.append(USE_JOKER)
+    if len(_MOVE_LISTS) >= _MOVE_LISTS_MAX:
+        _MOVE_LISTS.clear()
+    out = _MOVE_LISTS[key] = tuple(moves)
+    return out
+
+
+#: card -> its rank index (0..12), and position -> its bit, for :func:`_fit_table`
+_RANK13: tuple[int, ...] = tuple(c % 13 for c in range(DECK_SIZE))
+_BIT: tuple[int, ...] = tuple(1 << i for i in range(64))
+
+
+def _neighbours(follow: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Per rank, the two ranks that may follow it (13, an empty slot, where there is one)."""
+    out = []
+    for r in range(13):
+        ranks = [t for t in range(13) if follow[r] >> t & 1]
+        ranks += [13] * (2 - len(ranks))
+        out.append((ranks[0], ranks[1]))
+    return tuple(out)
+
+
+#: the rank neighbours of each adjacency table (with and without the wrap)
+_NEIGHBOURS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {
+    NEXT_RANKS: _neighbours(NEXT_RANKS),
+    NEXT_RANKS_NO_WRAP: _neighbours(NEXT_RANKS_NO_WRAP),
+}
+
+
+def _fit_table(cards: Sequence[int], follow: tuple[int, ...], full: int) -> tuple[int, ...]:
+    """Per waste rank (index 13: the joker), the positions whose card may go on it.
+
+    Built once per deal (one pass over the layout's cards), so that the cards
+    that fit on the waste are ``free & fit[rank]``: one AND instead of a loop
+    over the free cards at every move (the solver does the same).
+    """
+    by_rank = [0] * 14
+    bit = _BIT
+    rank = _RANK13
+    for i, card in enumerate(cards):
+        by_rank[rank[card]] |= bit[i]
+    return (*[by_rank[a] | by_rank[b] for a, b in _NEIGHBOURS[follow]], full)
+
+
+class _LazyDeals(Mapping[str, Any]):
+    """The setup ``{"deals": [...]}`` of a game whose later rounds are not shuffled yet.
+
+    Why: most games end in their first round, yet the setup names every
+    round's deal. Shuffling four more decks and writing 260 card names for
+    each new game (and for every guess of a search) was most of a random
+    game's time. This mapping holds the rounds dealt so far and a copy of the
+    stream at the next round; the deals are shuffled and named only when
+    someone reads the setup (a record, a replay), and then they are exactly
+    the deals the state itself will shuffle from that same stream when it
+    reaches those rounds.
+    """
+
+    __slots__ = ("_dealt", "_rng", "_rounds", "_value")
+
+    def __init__(self, dealt: tuple[tuple[int, ...], ...], rng: Rng, rounds: int) -> None:
+        self._dealt = dealt
+        self._rng = rng
+        self._rounds = rounds
+        self._value: dict[str, Any] | None = None
+
+    def materialize(self) -> dict[str, Any]:
+        """The setup as a plain dict (built once)."""
+        if self._value is None:
+            rng = self._rng.copy()
+            deals = [*self._dealt]
+            while len(deals) < self._rounds:
+                deals.append(tuple(shuffled_deck(rng)))
+            self._value = {"deals": [[CARD_NAMES[c] for c in d] for d in deals]}
+        return self._value
+
+    def __getitem__(self, key: str) -> Any:
+        return self.materialize()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.materialize())
+
+    def __len__(self) -> int:
+        return 1
 
 
 #: options added with the layouts, and their defaults (see ``view``)
@@ -100,24 +210,6 @@ class RoundScore(NamedTuple):
         )
 
 
-def _adjacent_free(
-    cards: tuple[int, ...], free: int, waste: int, table: tuple[int, ...] = NEXT_RANKS
-) -> int:
-    """Bitmask of free positions whose card may go on ``waste`` (``table``: rank adjacency)."""
-    if waste == JOKER:
-        return free
-    follow = table[waste % 13]
-    out = 0
-    f = free
-    while f:
-        low = f & -f
-        i = low.bit_length() - 1
-        if follow >> (cards[i] % 13) & 1:
-            out |= low
-        f ^= low
-    return out
-
-
 class PiramidesState(State[PiramidesMove]):
     """A position of Pirámides."""
 
@@ -126,6 +218,7 @@ class PiramidesState(State[PiramidesMove]):
         "_cards",
         "_deals",
         "_finished",
+        "_fit",
         "_free",
         "_golf",
         "_hide",
@@ -135,6 +228,7 @@ class PiramidesState(State[PiramidesMove]):
         "_over",
         "_removed",
         "_round",
+        "_rounds",
         "_run",
         "_stock",
         "_stock_drawn",
@@ -145,8 +239,14 @@ class PiramidesState(State[PiramidesMove]):
     )
 
     layout: Layout
+    #: the deals of the rounds reached so far (later ones are shuffled from the
+    #: state's stream when reached: see :class:`_LazyDeals`)
     _deals: tuple[tuple[int, ...], ...]
+    #: rounds in the game (``len(_deals)`` once every round is dealt)
+    _rounds: int
     _cards: tuple[int, ...]
+    #: per waste rank (13: joker), the positions whose card fits (:func:`_fit_table`)
+    _fit: tuple[int, ...]
     _stock: tuple[int, ...]
     _stock_drawn: int
     _finished: tuple[RoundScore, ...]
@@ -161,16 +261,22 @@ class PiramidesState(State[PiramidesMove]):
     # -- set-up -----------------------------------------------------------
 
     def _start_round(self, r: int) -> None:
+        if r == len(self._deals):
+            # reached for the first time: shuffled now from the state's stream,
+            # which is where the eager setup would have shuffled it (same cards)
+            self._deals = (*self._deals, tuple(shuffled_deck(self._rng)))
         deal = self._deals[r]
-        n = self.layout.size
+        layout = self.layout
+        n = layout.size
         self._round = r
-        self._cards = deal[:n]
+        self._cards = cards = deal[:n]
+        self._fit = _fit_table(cards, self._next, layout.full_mask)
         self._waste = deal[n]
         self._waste_size = 1
         self._stock = deal[n + 1 :]
         self._stock_pos = 0
         self._removed = 0
-        self._free = self.layout.initially_free
+        self._free = layout.initially_free
         self._run = 0
         self._jokers_left = jokers_of(self.variant)
         self._jokers_used = 0
@@ -190,17 +296,75 @@ class PiramidesState(State[PiramidesMove]):
     def legal_moves(self) -> list[PiramidesMove]:
         if self._over:
             return []
-        moves = []
-        playable = _adjacent_free(self._cards, self._free, self._waste, self._next)
-        while playable:
-            low = playable & -playable
-            moves.append(PLAY[low.bit_length() - 1])
-            playable ^= low
+        key = (self._free & self._fit[_RANK_INDEX[self._waste]]) << 2
         if self._stock_pos < len(self._stock):
-            moves.append(DRAW)
+            key |= 2
         if self._jokers_left:
-            moves.append(USE_JOKER)
-        return moves
+            key |= 1
+        moves = _MOVE_LISTS.get(key)
+        return list(_move_list(key) if moves is None else moves)
+
+    def play(self, move: PiramidesMove) -> None:
+        """Play ``move``; the checks of :meth:`State.play`, with a fast path for legal moves.
+
+        Why its own: random play and search call this millions of times, and
+        the generic path (checks naming every rule, then ``_apply``) costs more
+        than the move. A move that is one of the prebuilt values and legal here
+        is applied at once (the same steps as :meth:`_apply`, inlined); anything
+        else takes the generic path, which raises the same :class:`IllegalMove`.
+        """
+        if not self._over:
+            if type(move) is PiramidesMove and move[0] == "play":
+                i = move[1]
+                if (
+                    type(i) is int
+                    and i >= 0
+                    and (self._free & self._fit[_RANK_INDEX[self._waste]]) >> i & 1
+                ):
+                    self._log = (self._log, move)
+                    self._ply += 1
+                    bit = 1 << i
+                    self._removed = removed = self._removed | bit
+                    free = self._free & ~bit
+                    for p_bit, p_covered_by in self.layout.uncovers[i]:
+                        if not p_covered_by & ~removed:
+                            free |= p_bit
+                    self._free = free
+                    self._waste = card = self._cards[i]
+                    self._waste_size += 1
+                    self._run = run = self._run + 1
+                    self._card_pts += RUN_STEP * run
+                    if removed == self.layout.full_mask:
+                        self._end_round(cleared=True)
+                    elif (
+                        not self._jokers_left
+                        and self._stock_pos >= len(self._stock)
+                        and not free & self._fit[_RANK_INDEX[card]]
+                    ):
+                        self._end_round(cleared=False)
+                    return
+            elif move is DRAW:
+                if self._stock_pos < len(self._stock):
+                    self._log = (self._log, move)
+                    self._ply += 1
+                    self._waste = card = self._stock[self._stock_pos]
+                    self._stock_pos += 1
+                    self._waste_size += 1
+                    self._stock_drawn += 1
+                    self._run = 0
+                    if (
+                        not self._jokers_left
+                        and self._stock_pos >= len(self._stock)
+                        and not self._free & self._fit[_RANK_INDEX[card]]
+                    ):
+                        self._end_round(cleared=False)
+                    return
+            elif move is USE_JOKER and self._jokers_left:
+                self._log = (self._log, move)
+                self._ply += 1
+                self._apply(move)
+                return
+        State.play(self, move)
 
     def _check(self, move: PiramidesMove) -> None:
         kind = move.kind if isinstance(move, PiramidesMove) else None
@@ -266,16 +430,15 @@ class PiramidesState(State[PiramidesMove]):
             raise IllegalMove("not-a-move", "{move} is not a Pirámides move", move=repr(move))
 
     def _apply(self, move: PiramidesMove) -> None:
-        kind = move.kind
+        kind = move[0]
         if kind == "play":
-            i = move.pos
+            i = move[1]
             bit = 1 << i
             self._removed = removed = self._removed | bit
             free = self._free & ~bit
-            covered_by = self.layout.covered_by
-            for p in self.layout.covers[i]:
-                if not covered_by[p] & ~removed:
-                    free |= 1 << p
+            for p_bit, p_covered_by in self.layout.uncovers[i]:
+                if not p_covered_by & ~removed:
+                    free |= p_bit
             self._free = free
             self._waste = self._cards[i]
             self._waste_size += 1
@@ -299,7 +462,7 @@ class PiramidesState(State[PiramidesMove]):
         if (
             not self._jokers_left
             and self._stock_pos >= len(self._stock)
-            and not _adjacent_free(self._cards, self._free, self._waste, self._next)
+            and not self._free & self._fit[_RANK_INDEX[self._waste]]
         ):
             self._end_round(cleared=False)
 
@@ -313,7 +476,7 @@ class PiramidesState(State[PiramidesMove]):
 
     def _end_round(self, cleared: bool) -> None:
         self._finished = (*self._finished, self._current_round_score(cleared))
-        if cleared and self._round + 1 < len(self._deals):
+        if cleared and self._round + 1 < self._rounds:
             self._start_round(self._round + 1)
         else:
             self._over = True
@@ -326,7 +489,9 @@ class PiramidesState(State[PiramidesMove]):
         other._hide = self._hide
         other._golf = self._golf
         other._deals = self._deals
+        other._rounds = self._rounds
         other._cards = self._cards
+        other._fit = self._fit
         other._stock = self._stock
         other._round = self._round
         other._waste = self._waste
@@ -343,6 +508,11 @@ class PiramidesState(State[PiramidesMove]):
         other._over = self._over
         return other
 
+    def setup(self) -> Mapping[str, Any]:
+        """The explicit setup, every round's deal named (later rounds shuffled now if need be)."""
+        setup = self._setup
+        return setup.materialize() if isinstance(setup, _LazyDeals) else setup
+
     def round_scores(self) -> list[RoundScore]:
         """Every round played so far, part by part (the current one last, if unfinished)."""
         rounds = list(self._finished)
@@ -351,7 +521,19 @@ class PiramidesState(State[PiramidesMove]):
         return rounds
 
     def scores(self) -> list[int]:
-        return [sum(r.total for r in self.round_scores())]
+        # the sum of round_scores() totals, without building the current round's RoundScore
+        # (the adapters ask for the score before and after every step)
+        total = sum(r.total for r in self._finished)
+        if not self._over:
+            if self._golf:
+                total -= self.layout.size - self._removed.bit_count()
+            else:
+                total += (
+                    self._card_pts
+                    - STOCK_PENALTY * self._stock_drawn
+                    - JOKER_PENALTY * self._jokers_used
+                )
+        return [total]
 
     # -- read-only accessors for faces and search ----------------------------
 
@@ -418,6 +600,28 @@ class PiramidesState(State[PiramidesMove]):
             return True
         return bool((self._free | self._removed) >> pos & 1)
 
+    @property
+    def face_down_mask(self) -> int:
+        """Bitmask of the positions still there whose card is face down (see :meth:`face_up`)."""
+        if not self._hide:
+            return 0
+        return ~(self._free | self._removed) & self.layout.full_mask
+
+    @property
+    def layout_cards(self) -> tuple[int, ...]:
+        """The cards dealt on the layout this round, by position (face-down ones too).
+
+        For code that builds what a seat sees without a view (the adapters'
+        fast observations) and masks the face-down ones itself with
+        :attr:`face_down_mask`; a face must use :meth:`view`.
+        """
+        return self._cards
+
+    @property
+    def rounds(self) -> int:
+        """Rounds the game may have (the ``rounds`` option; 1 for tripeaks and golf)."""
+        return self._rounds
+
     # -- hidden information ---------------------------------------------------
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -452,7 +656,7 @@ class PiramidesState(State[PiramidesMove]):
             {
                 "layout": self.layout.name,
                 "round": self.round,
-                "rounds": len(self._deals),
+                "rounds": self._rounds,
                 "pyramid": pyramid,
                 "waste": card_name(self._waste),
                 "waste_size": self._waste_size,
@@ -476,25 +680,45 @@ class PiramidesState(State[PiramidesMove]):
         return v
 
     def determinize(self, player: int | None, rng: Rng) -> PiramidesState:
-        """Redeal what the player cannot know: stock order, face-down cards, later rounds."""
+        """Redeal what the player cannot know: stock order, face-down cards, later rounds.
+
+        The unseen cards are sorted before the shuffle, so the guess depends
+        only on what the player knows and ``rng``. Later rounds are not
+        shuffled here: the guess gets a stream of its own (forked from
+        ``rng``) and deals them when it reaches them, like any game (search
+        reaches a later round in few of its guesses, and shuffling four decks
+        per guess was most of the cost of a determinization).
+        """
         other = self.copy()
         other._rng = rng.fork()
         n = self.layout.size
-        hidden_pos = [i for i in range(n) if not self._removed >> i & 1 and not self.face_up(i)]
-        unseen = [self._cards[i] for i in hidden_pos] + list(self._stock[self._stock_pos :])
-        # sorted first, so the guess depends only on what the player knows (and rng)
-        unseen.sort()
-        rng.shuffle(unseen)
-        cards = list(self._cards)
-        for k, i in enumerate(hidden_pos):
-            cards[i] = unseen[k]
-        stock = list(self._stock[: self._stock_pos]) + unseen[len(hidden_pos) :]
-        deal = (*cards, self._deals[self._round][n], *stock)
-        later = tuple(tuple(shuffled_deck(rng)) for _ in range(self._round + 1, len(self._deals)))
-        other._deals = (*self._deals[: self._round], deal, *later)
-        other._cards = tuple(cards)
-        other._stock = tuple(stock)
-        other._setup = {"deals": [[card_name(c) for c in d] for d in other._deals]}
+        stock_pos = self._stock_pos
+        # positions whose card is face down (see face_up): not free, not removed
+        hidden = ~(self._free | self._removed) & self.layout.full_mask if self._hide else 0
+        if hidden:
+            cards = list(self._cards)
+            hidden_pos = []
+            while hidden:
+                low = hidden & -hidden
+                i = low.bit_length() - 1
+                hidden_pos.append(i)
+                hidden ^= low
+            unseen = [cards[i] for i in hidden_pos]
+            unseen += self._stock[stock_pos:]
+            unseen.sort()
+            rng.shuffle(unseen)
+            for k, i in enumerate(hidden_pos):
+                cards[i] = unseen[k]
+            other._cards = tuple(cards)
+            other._fit = _fit_table(cards, self._next, self.layout.full_mask)
+            rest = unseen[len(hidden_pos) :]
+        else:
+            rest = sorted(self._stock[stock_pos:])
+            rng.shuffle(rest)
+        other._stock = stock = (*self._stock[:stock_pos], *rest)
+        deal = (*other._cards, self._deals[self._round][n], *stock)
+        other._deals = (*self._deals[: self._round], deal)
+        other._setup = _LazyDeals(other._deals, other._rng.copy(), self._rounds)
         other.seed = None
         return other
 
@@ -553,6 +777,54 @@ class PiramidesGame(Game[PiramidesMove]):
 
     layout = PYRAMID
 
+    def new(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        names: Sequence[str] | None = None,
+        **variant: Any,
+    ) -> PiramidesState:
+        """A new game of ``seed``, with only its first round shuffled.
+
+        The same game as :meth:`Game.new` gives (the deals of a seed are
+        forever, and :meth:`PiramidesState.setup` names all of them): a later
+        round is shuffled from the same stream when the game reaches it, and
+        the setup when a record asks for it (:class:`_LazyDeals`). Why: most
+        games end in their first round, and shuffling every round up front was
+        most of the cost of a new game.
+        """
+        if players is None:
+            players = self.min_players
+        self.check_players(players)
+        options = self.resolve_variant(variant)
+        rng = Rng(seed)
+        first = (tuple(shuffled_deck(rng)),)
+        state = self._initial(_LazyDeals(first, rng.copy(), rounds_of(options)), first, options)
+        state._rng = rng
+        state.seed = seed
+        state.names = _check_names(names, players)
+        return state
+
+    def _initial(
+        self,
+        setup: Mapping[str, Any],
+        deals: tuple[tuple[int, ...], ...],
+        variant: Mapping[str, VariantValue],
+    ) -> PiramidesState:
+        """The first position of a game from its setup and the deals shuffled so far."""
+        state = PiramidesState.__new__(PiramidesState)
+        state._init_base(setup, 1, variant)
+        state.layout = layout_of(variant)
+        state._next = NEXT_RANKS if variant.get("wrap", True) else NEXT_RANKS_NO_WRAP
+        state._hide = bool(variant["face_down"]) or state.layout.covered_face_down
+        state._golf = state.layout.name == "golf"
+        state._deals = deals
+        state._rounds = rounds_of(variant)
+        state._finished = ()
+        state._over = False
+        state._start_round(0)
+        return state
+
     def make_setup(
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:
@@ -593,17 +865,7 @@ class PiramidesGame(Game[PiramidesMove]):
             if len(set(cards)) != DECK_SIZE:
                 raise RecordError(field, "must hold every card of the deck exactly once")
             deals.append(tuple(cards))
-        state = PiramidesState.__new__(PiramidesState)
-        state._init_base(setup, players, variant)
-        state.layout = layout_of(variant)
-        state._next = NEXT_RANKS if variant.get("wrap", True) else NEXT_RANKS_NO_WRAP
-        state._hide = bool(variant["face_down"]) or state.layout.covered_face_down
-        state._golf = state.layout.name == "golf"
-        state._deals = tuple(deals)
-        state._finished = ()
-        state._over = False
-        state._start_round(0)
-        return state
+        return self._initial(setup, tuple(deals), variant)
 
     # -- notation ---------------------------------------------------------------
 

@@ -530,7 +530,7 @@ class PyramidetoGame(Game[PyramidetoMove]):
     title = "Pyramideto"
     min_players = 2
     max_players = 4
-    summary = "Stack 15 pyramids into the towers on your secret goal cards (2-4 players)."
+    summary = "Move the nesting pyramids to build the towers on your secret goal cards."
     options = (
         first_player_option(),
         Option(

@@ -883,10 +883,12 @@ class PyramidoGame(Game[PyramidoMove]):
     """Pyramido: build a 4-floor pyramid of dominoes; marked areas of the top view score."""
 
     id = "pyramido"
+    #: everything on the table is seen by every seat (the stacks are hidden from all)
+    secret_seats = False
     title = "Pyramido"
     min_players = 2
     max_players = 4
-    summary = "Domino pyramid of 4 floors; gem-marked colour areas of the top view score."
+    summary = "Build a four-floor pyramid of dominoes; colour areas seen from above score."
     options = (first_player_option(),)
 
     def make_setup(

@@ -139,6 +139,12 @@ def _unlink(log: Any) -> list[Any]:
     return items
 
 
+#: id of a reveal-list node -> (the node, per spot its last reveal and its token if
+#: revealed); see ``last_reveals``
+_LAST_REVEALS: dict[int, tuple[Any, tuple[int, ...], tuple[int, ...]]] = {}
+_LAST_REVEALS_MAX = 1 << 14
+
+
 def _tname(t: int) -> str:
     return TREASURES[t].name
 
@@ -836,6 +842,114 @@ class TreasureState(State[TreasureMove]):
         """``(ply, spot)`` of every reveal, oldest first (ply 0 = the start)."""
         return [(ply, s) for ply, s, _ in _unlink(self._reveals)]
 
+    def last_reveals(self) -> tuple[int, ...]:
+        """Per spot, the ply of its last reveal (-1: never revealed). Public knowledge.
+
+        Why memoized: the history is a persistent list of every reveal, and a
+        spot's last reveal can lie thousands of slides back, so walking it for
+        every observation (the research adapters ask after every step) cost
+        more than the game. Every state of one game shares the older part of
+        its list, so the table of the node a state extends is nearly always
+        known already: only the reveals since are walked.
+        """
+        return self._reveal_tables()[0]
+
+    def known_tokens(self) -> tuple[int, ...]:
+        """Per spot, its token if it was ever revealed (public then), else -1."""
+        return self._reveal_tables()[1]
+
+    def _reveal_tables(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        log = self._reveals
+        memo = _LAST_REVEALS
+        hit = memo.get(id(log))
+        if hit is not None and hit[0] is log:
+            return hit[1], hit[2]
+        newer: list[tuple[int, int, int]] = []
+        node = log
+        while node is not None:
+            hit = memo.get(id(node))
+            if hit is not None and hit[0] is node:
+                table = list(hit[1])
+                break
+            newer.append(node[1])
+            node = node[0]
+        else:
+            table = [-1] * SPOTS
+        for ply, spot, _ in reversed(newer):
+            table[spot] = ply
+        last = tuple(table)
+        tokens = self._tokens
+        known = tuple(tokens[s] if p >= 0 else -1 for s, p in enumerate(last))
+        if len(memo) >= _LAST_REVEALS_MAX:
+            memo.clear()
+        memo[id(log)] = (log, last, known)
+        return last, known
+
+    def known_token(self, spot: int) -> int:
+        """The token at ``spot`` if it was ever revealed (public then), else -1."""
+        return self._tokens[spot] if self._known >> spot & 1 else -1
+
+    @property
+    def deck_number(self) -> int:
+        """The deck being drawn from, 1..3 (public)."""
+        return self._deck_no + 1
+
+    @property
+    def owner(self) -> int:
+        """The seat whose search or event card is being resolved."""
+        return self._owner
+
+    def field_treasures(self) -> list[int | None]:
+        """Per field, the treasure it is known to hold (``None``: not known yet).
+
+        Every field's treasure is public unless ``shuffle_fields``; then it is
+        known once a spot of the field has shown a treasure.
+        """
+        if not self.variant["shuffle_fields"]:
+            return list(range(FIELDS))
+        out: list[int | None] = []
+        for f in range(FIELDS):
+            found = [s for s in FIELD_SPOTS[f] if self._known >> s & 1 and self._tokens[s] != BLANK]
+            out.append(self._tokens[found[0]] - 1 if found else None)
+        return out
+
+    def deck_left(self) -> list[int]:
+        """The cards still in the current deck, as card types in ascending order (public)."""
+        current = self._decks[self._deck_no]
+        gone = self._gone
+        return sorted(current[i] for i in range(self._pos, len(current)) if not gone >> i & 1)
+
+    def decks_left(self) -> list[int]:
+        """Cards left in each of the three decks (public)."""
+        left = len(self.deck_left())
+        return [
+            left if d == self._deck_no else (len(self._decks[d]) if d > self._deck_no else 0)
+            for d in range(3)
+        ]
+
+    def event_view(self) -> dict[str, Any] | None:
+        """The event under way as the view shows it (``None`` outside events)."""
+        event: dict[str, Any] | None = None
+        ev = self._ev
+        phase = self._phase
+        if phase in (GIFT_GIVE,):
+            event = {"treasure": _tname(ev[0]), "givers": list(ev[1:]), "to": self._owner}
+        elif phase == DANGER_SLIDE:
+            event = {
+                "named": [_tname(ev[0]), _tname(ev[1])],
+                "revealed": [_tname(t) for t in ev[2:]],
+            }
+        elif phase in (MIRAGE_SLIDE, MIRAGE_GIVE):
+            event = {"neighbour": ev[0]}
+            if phase == MIRAGE_SLIDE:
+                event["card"] = CARD_NAMES[ev[1]]
+        elif phase == POKER_SLIDE:
+            event = {"opponent": ev[0], "treasure": _tname(ev[1]), "challenger": self._owner}
+        if phase in GIVE_PHASES:
+            cards, to = self._give_options()
+            event = {**(event or {}), "may_give": [CARD_NAMES[x] for x in cards], "to": list(to)}
+        return event
+
     # -- hidden information -------------------------------------------------------
 
     def _spot_info(self, s: int) -> dict[str, Any]:
@@ -907,19 +1021,13 @@ class TreasureState(State[TreasureMove]):
             revealed.append(info)
         visible = self._spot_info(self._empty)
         visible["token"] = TOKEN_NAMES[self._tokens[self._empty]]
-        fields = []
-        shuffled = bool(self.variant["shuffle_fields"])
-        for f in range(FIELDS):
-            if not shuffled:
-                treasure: str | None = TREASURES[f].name
-            else:
-                found = [
-                    s for s in FIELD_SPOTS[f] if self._known >> s & 1 and self._tokens[s] != BLANK
-                ]
-                treasure = TOKEN_NAMES[self._tokens[found[0]]] if found else None
-            fields.append(
-                {"treasure": treasure, "spots": [VIEW_NAME[rot][s] for s in FIELD_SPOTS[f]]}
-            )
+        fields = [
+            {
+                "treasure": None if t is None else TREASURES[t].name,
+                "spots": [VIEW_NAME[rot][s] for s in FIELD_SPOTS[f]],
+            }
+            for f, t in enumerate(self.field_treasures())
+        ]
         over = self._phase == OVER
         search = None
         if not over:
@@ -927,31 +1035,9 @@ class TreasureState(State[TreasureMove]):
             search = {"card": CARD_NAMES[card], "owner": self._owner}
             if card < 48:
                 search.update({"treasure": TREASURES[card >> 2].name, "points": card_points(card)})
-        event: dict[str, Any] | None = None
-        ev = self._ev
+        event = self.event_view()
         phase = self._phase
-        if phase in (GIFT_GIVE,):
-            event = {"treasure": _tname(ev[0]), "givers": list(ev[1:]), "to": self._owner}
-        elif phase == DANGER_SLIDE:
-            event = {
-                "named": [_tname(ev[0]), _tname(ev[1])],
-                "revealed": [_tname(t) for t in ev[2:]],
-            }
-        elif phase in (MIRAGE_SLIDE, MIRAGE_GIVE):
-            event = {"neighbour": ev[0]}
-            if phase == MIRAGE_SLIDE:
-                event["card"] = CARD_NAMES[ev[1]]
-        elif phase == POKER_SLIDE:
-            event = {"opponent": ev[0], "treasure": _tname(ev[1]), "challenger": self._owner}
-        if phase in GIVE_PHASES:
-            cards, to = self._give_options()
-            event = {**(event or {}), "may_give": [CARD_NAMES[x] for x in cards], "to": list(to)}
-        current = self._decks[self._deck_no]
-        left = [
-            CARD_NAMES[current[i]]
-            for i in range(self._pos, len(current))
-            if not self._gone >> i & 1
-        ]
+        left = sorted(CARD_NAMES[c] for c in self.deck_left())
         v.update(
             {
                 "rotation": rot,
@@ -964,14 +1050,9 @@ class TreasureState(State[TreasureMove]):
                 "phase": PHASE_NAMES[phase],
                 "search": search,
                 "event": event,
-                "deck": self._deck_no + 1,
-                "deck_left": sorted(left),
-                "decks_left": [
-                    len(left)
-                    if d == self._deck_no
-                    else (len(self._decks[d]) if d > self._deck_no else 0)
-                    for d in range(3)
-                ],
+                "deck": self.deck_number,
+                "deck_left": left,
+                "decks_left": self.decks_left(),
                 "hands": [[CARD_NAMES[x] for x in h] for h in self._hands],
                 "eliminated": [bool(self._out >> p & 1) for p in range(self.players)],
                 "slides": self._slides,
@@ -1051,7 +1132,7 @@ class TreasureGame(Game[TreasureMove]):
     title = "Pyramido: the treasure hunt"
     min_players = 2
     max_players = 5
-    summary = "Slide pyramids to find the pharaoh's treasures; memory, a turning box, events."
+    summary = "Slide the pyramids to find the pharaoh's treasures: remember what you saw."
     options = (
         first_player_option(),
         Option(

@@ -1,0 +1,283 @@
+"""``pyramids solve``, the work: the exact solitaire solver on the command line.
+
+One deal (``--deal N``, a board file, a PySolFC deal) prints the verdict, the
+winning line in the game's notation, the nodes searched and the time; a range
+(``--deals A..B``) prints a table of the winnable fraction with its 95%
+interval and percentiles of nodes and time, optionally a histogram PNG and a
+verdict file to compare with another solver.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from pyramids.cli.common import fail, get_console, progress_bar
+from pyramids.engine.errors import PyramidsError
+from pyramids.games.piramides import GAME, PiramidesState, card_name
+from pyramids.games.piramides.cards import DECK_SIZE, parse_card
+from pyramids.games.piramides.layout import LAYOUTS, Layout
+from pyramids.solver.batch import (
+    Job,
+    Outcome,
+    parse_range,
+    run_jobs,
+    summarize,
+    write_verdicts,
+)
+from pyramids.solver.board import BoardError, format_board, parse_board
+from pyramids.solver.position import Position, deal_state, position_of
+from pyramids.solver.pysol import pysol_board
+from pyramids.solver.search import MODES, WIN, Result, code_to_move, solve
+
+
+def line_text(layout: Layout, codes: list[int]) -> str:
+    """A solver line in the game's notation (position labels, ``draw``, ``joker``)."""
+    words = []
+    for code in codes:
+        move = code_to_move(code)
+        words.append(layout.labels[move.pos] if move.kind == "play" else move.kind)
+    return " ".join(words)
+
+
+def read_cards_file(text: str, layout: Layout, wrap: bool, jokers: int) -> Position:
+    """A deal as 52 card names: the layout positions in order, the waste, then the stock."""
+    words = text.split()
+    cards = []
+    for k, w in enumerate(words):
+        c = parse_card(w)
+        if c is None:
+            raise BoardError(f"word {k + 1}: {w!r} is not a card like 7H, TD or AS")
+        cards.append(c)
+    if len(cards) != DECK_SIZE or len(set(cards)) != DECK_SIZE:
+        raise BoardError(f"a deal lists all {DECK_SIZE} cards once; found {len(cards)} names")
+    n = layout.size
+    return Position(layout, tuple(cards[:n]), cards[n], tuple(cards[n + 1 :]), wrap, jokers)
+
+
+def _state_for(pos: Position, variant: dict[str, object]) -> PiramidesState | None:
+    """An engine game of a fresh position, to double-check the solver's line."""
+    if pos.removed or len(pos.stock) + pos.layout.size + 1 != DECK_SIZE:
+        return None
+    deal = [card_name(c) for c in (*pos.cards, pos.waste, *pos.stock)]
+    options = GAME.resolve_variant(
+        {**variant, "rounds": 1} if pos.layout.name == "pyramid" else variant
+    )
+    state = GAME.from_setup({"deals": [deal]}, 1, options)
+    assert isinstance(state, PiramidesState)
+    return state
+
+
+def _engine_agrees(state: PiramidesState, result: Result) -> bool:
+    """Replay the line through the engine: every move legal, the round ends as claimed."""
+    s = state.copy()
+    for move in result.moves():
+        if s.is_over:
+            return False
+        s.play(move)
+    if result.verdict == WIN and result.mode == "clear":
+        return s.round_scores()[0].cleared
+    return True
+
+
+def _print_result(layout: Layout, result: Result, checked: bool | None) -> None:
+    table = Table.grid(padding=(0, 2))
+    style = {"win": "bold green", "lose": "bold red"}.get(result.verdict, "bold yellow")
+    label = {"win": "winnable", "lose": "not winnable", "unknown": "unknown (limit reached)"}
+    verdict = label[result.verdict]
+    if result.mode == "score" and result.verdict != "unknown":
+        verdict = f"best score {result.score} ({'clears' if result.verdict == WIN else 'no clear'})"
+    table.add_row("verdict", f"[{style}]{verdict}[/]")
+    if result.line:
+        table.add_row("line", f"{line_text(layout, result.line)}  ({len(result.line)} moves)")
+    table.add_row("nodes", f"{result.nodes:,}")
+    table.add_row("time", f"{1000 * result.seconds:,.1f} ms")
+    if checked is not None:
+        table.add_row(
+            "engine",
+            "replayed the line: every move legal"
+            if checked
+            else "[red]the engine rejects the line[/]",
+        )
+    get_console().print(table)
+
+
+def _plot(outcomes: list[Outcome], path: Path, title: str) -> None:
+    from pyramids.cli.plots import nodes_histogram
+
+    try:
+        nodes_histogram(outcomes, path, title)
+    except RuntimeError as e:
+        raise fail(str(e)) from None
+
+
+def run_solve(
+    layout: str,
+    deal: int | None,
+    deals: str | None,
+    jobs: int,
+    mode: str,
+    wrap: bool | None,
+    jokers: int | None,
+    max_nodes: int,
+    max_seconds: float,
+    file: Path | None,
+    format: str,
+    board: Path | None,
+    pysol_deal: int | None,
+    export_board: Path | None,
+    plot: Path | None,
+    verdicts: Path | None,
+    as_json: bool,
+) -> None:
+    """What ``pyramids solve`` does with its options (see the module docstring)."""
+    if layout not in LAYOUTS:
+        raise fail(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+    if mode not in MODES:
+        raise fail(f"--mode must be one of {', '.join(MODES)}")
+    if format not in ("cards", "board"):
+        raise fail("--format must be cards or board")
+    if board is not None:
+        file, format = board, "board"
+    sources = [x is not None for x in (deal, deals, file, pysol_deal)]
+    if sum(sources) != 1:
+        raise fail("give exactly one of --deal, --deals, --file/--board, --pysol-deal")
+    if ((format == "board" and file is not None) or pysol_deal is not None) and layout != "golf":
+        raise fail("board files and PySolFC deals are golf deals: use `pyramids solve golf`")
+    if jokers is not None and layout != "pyramid":
+        raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
+    if max_nodes < 1 or max_seconds <= 0:
+        raise fail("--max-nodes and --max-seconds must be positive")
+    if deals is not None:
+        _solve_range(
+            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts
+        )
+        return
+    variant: dict[str, Any] = {"layout": layout}
+    if wrap is not None:
+        variant["wrap"] = wrap
+    if jokers is not None:
+        variant["jokers_per_round"] = jokers
+    resolved = GAME.resolve_variant(variant)
+    eff_wrap = bool(resolved["wrap"])
+    eff_jokers = int(resolved["jokers_per_round"]) if layout == "pyramid" else 0
+    lay = LAYOUTS[layout]
+    title: str
+    try:
+        if deal is not None:
+            fresh = deal_state(layout, deal, **{k: v for k, v in variant.items() if k != "layout"})
+            state: PiramidesState | None = fresh
+            pos = position_of(fresh)
+            title = f"{layout} deal {deal}"
+        elif pysol_deal is not None:
+            pos = parse_board(pysol_board(pysol_deal), wrap=eff_wrap)
+            state = _state_for(pos, variant)
+            title = f"PySolFC golf deal {pysol_deal}"
+        else:
+            assert file is not None
+            try:
+                text = file.read_text(encoding="utf-8")
+            except OSError as e:
+                raise fail(f"cannot read {file}: {e.strerror}") from None
+            if format == "board":
+                pos = parse_board(text, wrap=eff_wrap)
+            else:
+                pos = read_cards_file(text, lay, eff_wrap, eff_jokers)
+            state = _state_for(pos, variant)
+            title = f"{layout} deal from {file}"
+    except (BoardError, PyramidsError, ValueError) as e:
+        raise fail(str(e)) from None
+    if export_board is not None:
+        if layout != "golf":
+            raise fail("--export-board writes golf boards only")
+        text = format_board(pos)
+        if str(export_board) == "-":
+            typer.echo(text, nl=False)
+        else:
+            export_board.write_text(text, encoding="utf-8")
+            get_console().print(f"board written to {export_board}")
+    result = solve(pos, mode, max_nodes=max_nodes, max_seconds=max_seconds)
+    checked = _engine_agrees(state, result) if state is not None and result.line else None
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "title": title,
+                    "layout": layout,
+                    "wrap": pos.wrap,
+                    "mode": mode,
+                    "verdict": result.verdict,
+                    "score": result.score,
+                    "line": line_text(lay, result.line),
+                    "nodes": result.nodes,
+                    "seconds": round(result.seconds, 6),
+                    "engine_checked": checked,
+                }
+            )
+        )
+        return
+    get_console().print(
+        f"[bold]{title}[/] — {mode} mode, wrap {'on' if pos.wrap else 'off'}"
+        + (f", {pos.jokers} joker(s)" if layout == "pyramid" else "")
+    )
+    _print_result(lay, result, checked)
+    if checked is False:
+        raise typer.Exit(1)
+
+
+def _solve_range(
+    layout: str,
+    deals: str,
+    jobs: int,
+    mode: str,
+    wrap: bool | None,
+    jokers: int | None,
+    max_nodes: int,
+    max_seconds: float,
+    plot: Path | None,
+    verdicts: Path | None,
+) -> None:
+    try:
+        numbers = parse_range(deals)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    if jobs < 1:
+        raise fail("--jobs must be at least 1")
+    todo = [Job(layout, n, wrap, jokers, mode, max_nodes, max_seconds) for n in numbers]
+    start = time.perf_counter()
+    with progress_bar() as progress:
+        task = progress.add_task(f"solving {layout}", total=len(todo))
+        outcomes = run_jobs(todo, jobs, lambda _o: progress.advance(task))
+    wall = time.perf_counter() - start
+    s = summarize(outcomes, wall)
+    wrap_text = "default" if wrap is None else ("on" if wrap else "off")
+    table = Table(title=f"{layout} deals {deals} — {mode} mode, wrap {wrap_text}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_row("deals", str(s.deals))
+    table.add_row("winnable", str(s.wins))
+    table.add_row("not winnable", str(s.losses))
+    table.add_row("unknown (limit)", str(s.unknown))
+    table.add_row(
+        "winnable fraction (95% interval)",
+        f"{100 * s.fraction:.1f}% ({100 * s.low:.1f}–{100 * s.high:.1f}%)",
+    )
+    for k in ("p50", "p90", "p99", "max"):
+        table.add_row(f"nodes {k}", f"{s.nodes[k]:,.0f}")
+    for k in ("p50", "p90", "p99", "max"):
+        table.add_row(f"time {k}", f"{s.ms[k]:,.1f} ms (CPU {s.cpu_ms[k]:,.1f} ms)")
+    table.add_row("deals/s (wall)", f"{s.deals / wall:,.1f}")
+    total_nodes = sum(o.nodes for o in outcomes)
+    table.add_row("nodes/s (per core)", f"{total_nodes / max(s.cpu_seconds, 1e-9):,.0f}")
+    get_console().print(table)
+    if verdicts is not None:
+        write_verdicts(verdicts, todo[0], outcomes)
+        get_console().print(f"verdicts written to {verdicts}")
+    if plot is not None:
+        _plot(outcomes, plot, f"{layout} deals {deals}: nodes per deal")
+        get_console().print(f"histogram written to {plot}")

@@ -1,0 +1,156 @@
+"""``pyramids play``: from the command line's options to a running terminal session.
+
+Kept apart from :mod:`pyramids.cli.main` so that the command table stays
+cheap to import: this module loads the games, the agents and Rich.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.text import Text
+
+from pyramids.cli.common import _, fail, get_console, parse_options, reason, record_reason, tr
+from pyramids.cli.play import Seat, new_session, run_session
+from pyramids.cli.render import game_hooks
+from pyramids.engine.errors import PyramidsError, RecordError
+from pyramids.engine.state import State
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """What ``pyramids play`` was asked for (the options, checked by :func:`start_play`)."""
+
+    game: str = "piramides"
+    players: int | None = None
+    bots: int = 0
+    agent: str = "greedy"
+    seed: int | None = None
+    face_down: bool = False
+    options: list[str] = field(default_factory=list)
+    save: Path | None = None
+    resume: Path | None = None
+    solvable: bool = False
+
+
+def _new_seed() -> int:
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def check_save_path(path: Path) -> None:
+    """Refuse ``--save`` now if its folder cannot take the file, rather than after the game."""
+    folder = path.expanduser().parent
+    if path.expanduser().is_dir():
+        raise fail(_("--save {path}: that is a folder; give a file name", path=str(path)))
+    if not folder.is_dir():
+        raise fail(
+            _(
+                "--save {path}: the folder {folder} does not exist",
+                path=str(path),
+                folder=str(folder),
+            )
+        )
+    if not os.access(folder, os.W_OK):
+        raise fail(
+            _(
+                "--save {path}: the folder {folder} is not writable",
+                path=str(path),
+                folder=str(folder),
+            )
+        )
+
+
+def _seats(n: int, bots: int, agent: str, game: str) -> list[Seat]:
+    from pyramids.ai.registry import make_agent
+
+    if bots < 0 or bots > n:
+        raise fail(_("--bots must be between 0 and {n}", n=n))
+    seats = [Seat(_("Player {number}", number=i + 1)) for i in range(n - bots)]
+    seats += [Seat(_("Bot {number}", number=i + 1), make_agent(agent, game)) for i in range(bots)]
+    return seats
+
+
+def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None]:
+    """The saved game to go on with: its state, its undo count and its seed."""
+    from pyramids.engine.records import replay
+
+    assert request.resume is not None
+    try:
+        state = replay(request.resume)
+        record = json.loads(request.resume.read_text(encoding="utf-8"))
+    except RecordError as e:
+        raise fail(
+            _("invalid record {path}: {reason}", path=str(request.resume), reason=record_reason(e))
+        ) from None
+    if state.is_over:
+        raise fail(
+            _("{path} is a finished game: see it with pyramids replay", path=str(request.resume))
+        )
+    return state, int(record.get("undos", 0)), state.seed
+
+
+def start_play(request: PlayRequest) -> None:
+    """Build the game and the seats that ``request`` asks for and play it in the terminal."""
+    from pyramids.ai.registry import UnknownAgent
+    from pyramids.engine.registry import get_game
+
+    con = get_console()
+    if request.save is not None:
+        check_save_path(request.save)
+    undos = 0
+    try:
+        if request.resume is not None:
+            state, undos, seed = _resumed(request)
+            game_id = state.game.id
+            seats = _seats(state.players, request.bots, request.agent, game_id)
+            for seat, name in zip(seats, state.names, strict=True):
+                if seat.agent is None:
+                    seat.name = name
+        else:
+            g = get_game(request.game)
+            game_id = g.id
+            n = (
+                request.players
+                if request.players is not None
+                else max(g.min_players, min(2, g.max_players))
+            )
+            variant = parse_options(request.options)
+            if request.face_down:
+                variant["face_down"] = True
+            seed = request.seed if request.seed is not None else _new_seed()
+            state = g.new(players=n, seed=seed, **variant)
+            if request.solvable:
+                if game_id != "piramides":
+                    raise fail(_("--solvable is for piramides only"))
+                from pyramids.solver.solvable import solvable_game
+
+                state, numbers = solvable_game(seed, state.variant)
+                con.print(_("Winnable deals: {deals}", deals=", ".join(map(str, numbers))))
+            seats = _seats(n, request.bots, request.agent, game_id)
+    except (PyramidsError, UnknownAgent) as e:
+        raise fail(reason(e)) from None
+    except ValueError as e:
+        raise fail(str(e)) from None
+    state.names = tuple(s.name for s in seats)
+    save_to = request.save if request.save is not None else request.resume
+    title = tr().lookup(f"game:{game_id}", state.game.title)
+    if request.resume is not None:
+        said = _(
+            "going on from {path} (move {ply}). Type 'help' for the commands.",
+            path=str(request.resume),
+            ply=state.ply,
+        )
+    else:
+        said = _("seed/deal {seed}. Type 'help' for the commands.", seed=seed)
+    con.print(Text.assemble((title, "bold"), " — ", said))
+    session = new_session(
+        state, seats, game_hooks(game_id), con, seed=seed, save_to=save_to, undos=undos
+    )
+    run_session(session)
+    if session.interrupted:
+        raise typer.Exit(130)

@@ -1,0 +1,317 @@
+"""The review's search: information-set MCTS that values given moves instead of choosing one.
+
+Below the root this is the search of :mod:`pyramids.ai.mcts` (same playout
+policies, utilities, candidate shortlists, progressive widening and
+availability-counted UCB1), so the review judges with the same knowledge the
+``mcts`` players use. The root differs, for three reasons a move-chooser does
+not have:
+
+* a review needs each root move's *value* (mean utility and its spread), not
+  only visit counts;
+* the move actually played must be valued even where the game's shortlist
+  (``candidates``) would never grow it: the root holds exactly the moves the
+  caller asks about;
+* the played move is played out on every guess of the hidden cards, paired
+  with the move UCB1 picks among the others on the same guess, so its value
+  rests on enough playouts, however poor UCB1 finds it, and the difference
+  between the two (the loss) on much less noise (:func:`evaluate`).
+
+Why a separate function rather than an option of ``ai.mcts.search``: that loop
+is the hot path of every ``mcts`` player and is tuned on its own; a review
+calls this a few hundred times per game, where clarity wins.
+
+Every iteration starts from ``state.determinize(seat, rng)``, and the real
+state is asked for nothing else (the root moves are the seat's own legal
+moves, which it knows). So the values depend only on the seat's information
+and the seed: a test checks it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pyramids.ai.mcts import utilities
+from pyramids.ai.policies import GamePolicy, get_policy
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+
+#: UCB1 exploration below and at the root (the ``mcts`` players' default)
+EXPLORATION = 0.7
+#: with a focus move, the share of the iterations spent finding its rival (the rest
+#: compares the two, see :func:`evaluate`)
+SCREEN = 0.4
+#: games whose finished playouts are valued by the score lead, in points, through
+#: ``0.5 + 0.5 * tanh(lead / scale)`` (see :func:`review_utility`)
+LEAD_SCALE: dict[str, float] = {"pyramido": 10.0}
+#: progressive widening, as the ``mcts`` players do it
+WIDEN_ABOVE = 16
+WIDEN_K = 2.0
+WIDEN_ALPHA = 0.5
+
+
+@dataclass
+class MoveValue:
+    """What the playouts through one root move gave the seat.
+
+    ``visits``, ``total``, ``squares``: the count, sum and sum of squares of
+    the seat's utility. ``pairs``, ``diff``, ``diff_squares``: the same for the
+    difference between this move and the focus move played out on the same
+    guess of the hidden cards with the same random stream (see :func:`evaluate`).
+    """
+
+    visits: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+    pairs: int = 0
+    diff: float = 0.0
+    diff_squares: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        """Mean utility for the seat (0 when never visited)."""
+        return self.total / self.visits if self.visits else 0.0
+
+    @property
+    def mean_diff(self) -> float:
+        """Mean of (this move - the focus move) over the paired guesses (0 without pairs)."""
+        return self.diff / self.pairs if self.pairs else 0.0
+
+    @property
+    def diff_error(self) -> float:
+        """Standard error of :attr:`mean_diff` (0.5 with fewer than 2 pairs)."""
+        n = self.pairs
+        if n < 2:
+            return 0.5
+        var = max(0.0, (self.diff_squares - self.diff * self.diff / n) / (n - 1))
+        return math.sqrt(var / n)
+
+    def add(self, u: float) -> None:
+        """Count one playout's utility."""
+        self.visits += 1
+        self.total += u
+        self.squares += u * u
+
+    def add_pair(self, delta: float) -> None:
+        """Count one paired difference to the focus move."""
+        self.pairs += 1
+        self.diff += delta
+        self.diff_squares += delta * delta
+
+
+class _Node:
+    """A node below the root: the move into it was chosen by ``player``."""
+
+    __slots__ = ("avail", "children", "n", "order", "player", "w")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[Hashable, _Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 1
+        self.order: list[Any] | None = None
+
+
+def review_utility(state: State[Any], policy: GamePolicy, seat: int, scale: float | None) -> float:
+    """The seat's utility of a playout's last position, 0 to 1.
+
+    Places (:func:`pyramids.ai.mcts.utilities` with no score margin), except in
+    games of :data:`LEAD_SCALE` once the game is over: there the points by
+    which the seat leads the best other seat (or trails the winner), plus half
+    a scale for being ahead (minus for being behind), through ``0.5 + 0.5 *
+    tanh(lead / scale)``; the sign is the ranking's (a seat out of the game
+    ranks last whatever its points). A one-point win is then worth 0.77 and a
+    one-point loss 0.23, a ten-point win 0.95.
+
+    Why not places alone: Pyramido's playouts run to the end, and a
+    win-or-lose result is so noisy (each playout a coin with its odds) that a
+    few hundred of them cannot tell two moves apart; the margin carries the
+    same verdict with less noise, as chess engines map a material lead to a
+    winning chance. Why the half scale: without it a one-point win and a
+    one-point loss would look nearly alike, and the move that decides a close
+    game would read as a small inaccuracy.
+    """
+    if scale is None or not state.is_over or state.players < 2:
+        return utilities(state, policy, 0.0)[seat]
+    scores = state.scores()
+    ranking = state.ranking()
+    mine = ranking[seat]
+    others = [r for p, r in enumerate(ranking) if p != seat]
+    gap = abs(scores[seat] - max(s for p, s in enumerate(scores) if p != seat))
+    if mine < min(others):
+        lead = scale / 2 + gap
+    elif mine > min(others):
+        lead = -(scale / 2 + gap)
+    else:
+        lead = 0.0
+    return 0.5 + 0.5 * math.tanh(lead / scale)
+
+
+def evaluate(
+    state: State[Any],
+    seat: int,
+    moves: Sequence[Hashable],
+    iterations: int,
+    seed: int,
+    *,
+    focus: Hashable | None = None,
+) -> dict[Hashable, MoveValue]:
+    """The value for ``seat`` of each of ``moves`` (legal for ``seat``, to move in ``state``).
+
+    Without a ``focus``, each iteration follows UCB1 over all ``moves``. With
+    one (the move played), a share :data:`SCREEN` of the iterations does that
+    to find the strongest other move, the *rival* (the most visited); the rest
+    go in pairs: each guess of the hidden cards is played out once through the
+    focus and once through the rival, both with the same random stream, and
+    the rival's :attr:`MoveValue.mean_diff` is their mean difference. Why:
+    the two results of a pair share the luck of the guess (which dominoes
+    come, which cards the others hold), and the difference, which is what a
+    review grades, is measured on every pair instead of being left to two
+    means that UCB1 would have fed unevenly.
+
+    Utilities are those of :func:`review_utility`: places (1 for first, 0 for
+    last, so that with two players a value is a win chance), or the score
+    lead made smooth where places alone are too noisy.
+    """
+    policy = get_policy(state.game.id)
+    scale = LEAD_SCALE.get(state.game.id)
+    playout = policy.playout
+    limit = policy.playout_limit
+    candidates = policy.candidates
+    rng = Rng(seed)
+    stats = {m: MoveValue() for m in moves}
+    roots = {m: _Node(seat) for m in moves}
+    avail = dict.fromkeys(moves, 0)
+
+    def random_move(d: State[Any], r: Rng) -> Hashable:
+        legal = d.legal_moves()
+        m: Hashable = legal[r.below(len(legal))]
+        return m
+
+    play_out = playout or random_move
+
+    def iterate(d: State[Any], first: Hashable, r: Rng) -> float:
+        """One iteration from guess ``d`` through root move ``first``: the seat's utility."""
+        d.play(first)
+        node = roots[first]
+        path = [node]
+        while not d.is_over:
+            legal_moves = d.legal_moves()
+            children = node.children
+            ranked = False
+            if candidates is not None and len(legal_moves) > 1:
+                order = node.order
+                if order is None:
+                    order = node.order = candidates(d, legal_moves)
+                allowed = set(legal_moves)
+                shortlist = [m for m in order if m in allowed]
+                if shortlist:
+                    legal_moves = shortlist
+                    ranked = True
+            if len(legal_moves) > WIDEN_ABOVE:
+                width = max(1, int(WIDEN_K * (node.n + 1) ** WIDEN_ALPHA))
+            else:
+                width = len(legal_moves)
+            best: _Node | None = None
+            best_move: Hashable = None
+            expand = False
+            if len(children) < width:
+                if ranked:
+                    best_move = next((m for m in legal_moves if m not in children), None)
+                    expand = best_move is not None
+                elif playout is not None and not children:
+                    best_move = playout(d, r)
+                    expand = True
+                else:
+                    untried = [m for m in legal_moves if m not in children]
+                    if untried:
+                        best_move = untried[r.below(len(untried))]
+                        expand = True
+            if not expand:
+                best_value = -math.inf
+                for m in legal_moves:
+                    child = children.get(m)
+                    if child is None:
+                        continue
+                    child.avail += 1
+                    value = child.w / child.n + EXPLORATION * math.sqrt(
+                        math.log(child.avail) / child.n
+                    )
+                    if value > best_value:
+                        best_value, best, best_move = value, child, m
+                if best is None:
+                    best_move = legal_moves[r.below(len(legal_moves))]
+            mover = d.current_player
+            assert mover is not None
+            d.play(best_move)
+            if best is None:
+                best = children[best_move] = _Node(mover)
+                path.append(best)
+                break
+            node = best
+            path.append(best)
+        plies = 0
+        while not d.is_over and (limit is None or plies < limit):
+            d.play(play_out(d, r))
+            plies += 1
+        if scale is None:
+            u = utilities(d, policy, 0.0)
+        else:
+            u = [review_utility(d, policy, p, scale) for p in range(d.players)]
+        for visited in path:
+            visited.n += 1
+            visited.w += u[visited.player]
+        stats[first].add(u[seat])
+        return u[seat]
+
+    def guess() -> tuple[State[Any], list[Hashable]]:
+        d = state.determinize(seat, rng)
+        legal = set(d.legal_moves())
+        here = [m for m in moves if m in legal] or list(moves)
+        for m in here:
+            avail[m] += 1
+        return d, here
+
+    others = [m for m in moves if m != focus]
+    if focus not in stats or not others:
+        for _ in range(iterations):
+            d, here = guess()
+            iterate(d, _root_choice(here, stats, avail), rng)
+        return stats
+    # screening: UCB1 over every move finds the strongest rival of the move played
+    # (at least one try of each other move, while that leaves half the budget to the pairs)
+    screen = max(round(iterations * SCREEN), min(len(others), iterations // 2))
+    if len(others) == 1:
+        screen = 0
+    for _ in range(screen):
+        d, here = guess()
+        iterate(d, _root_choice(here, stats, avail), rng)
+    rival = max(others, key=lambda m: (stats[m].visits, stats[m].mean))
+    # pairing: the move played and the rival on the same guesses, with the same luck
+    for _ in range(max(1, (iterations - screen) // 2)):
+        d, here = guess()
+        stream = rng.next_u64()
+        mine = iterate(d.copy(), focus, Rng(stream))
+        if rival in here:
+            theirs = iterate(d, rival, Rng(stream))
+            stats[rival].add_pair(theirs - mine)
+    return stats
+
+
+def _root_choice(
+    here: list[Hashable], stats: dict[Hashable, MoveValue], avail: dict[Hashable, int]
+) -> Hashable:
+    """UCB1 over the root moves legal in this guess; each is tried once first, in order."""
+    best: Hashable = here[0]
+    best_value = -math.inf
+    for m in here:
+        s = stats[m]
+        if not s.visits:
+            return m
+        value = s.mean + EXPLORATION * math.sqrt(math.log(max(avail[m], 1)) / s.visits)
+        if value > best_value:
+            best_value, best = value, m
+    return best
