@@ -1,7 +1,8 @@
 """The exact solver on 1,000 deals per setting (issue 7's benchmark).
 
 Solves deals 1..N (N = 1,000 unless ``SOLVER_BENCH_DEALS`` says otherwise) of
-``golf`` without and with the King-Ace wrap, ``pyramid`` (one joker, as in a
+``golf`` without and with the King-Ace wrap and under PySolFC's default rule
+(``golf-strict``: nothing may go on a King), ``pyramid`` (one joker, as in a
 round of Pirámides) and ``tripeaks``, on one core unless ``SOLVER_BENCH_JOBS``
 asks for more. Prints deals/s, nodes/s, the winnable count and time
 percentiles (wall time, and CPU time, which a busy machine distorts less),
@@ -21,11 +22,13 @@ from pathlib import Path
 
 from pyramids.solver.batch import Job, Outcome, run_jobs, summarize, write_verdicts
 
-SETTINGS: list[tuple[str, str, bool | None]] = [
-    ("golf-nowrap", "golf", False),
-    ("golf-wrap", "golf", True),
-    ("pyramid", "pyramid", None),
-    ("tripeaks", "tripeaks", None),
+#: (name, layout, wrap, strict): strict is PySolFC's default Golf, nothing on a King
+SETTINGS: list[tuple[str, str, bool | None, bool]] = [
+    ("golf-nowrap", "golf", False, False),
+    ("golf-strict", "golf", False, True),
+    ("golf-wrap", "golf", True, False),
+    ("pyramid", "pyramid", None, False),
+    ("tripeaks", "tripeaks", None, False),
 ]
 
 
@@ -35,10 +38,13 @@ def main() -> None:
     max_nodes = int(os.environ.get("SOLVER_BENCH_NODES", "3000000"))
     only = os.environ.get("SOLVER_BENCH_ONLY", "")
     folder = Path(os.environ.get("SOLVER_VERDICTS_DIR", "solver-verdicts"))
-    for name, layout, wrap in SETTINGS:
+    for name, layout, wrap, strict in SETTINGS:
         if only and name not in only.split(","):
             continue
-        jobs = [Job(layout, n, wrap, None, "clear", max_nodes, 60.0) for n in range(1, deals + 1)]
+        jobs = [
+            Job(layout, n, wrap, None, "clear", max_nodes, 60.0, strict)
+            for n in range(1, deals + 1)
+        ]
         start = time.perf_counter()
         done: list[Outcome] = []
 

@@ -225,6 +225,9 @@ def test_hot_seat_hand_over_clears_the_scrollback(terminal: Start, tmp_path: Pat
     t.send("")
     shown = t.prompt("Player 2")
     assert all(name in shown for name in theirs) and not any(name in shown for name in mine)
+    t.type("\x1b[A")  # the up arrow: Player 1's lines are gone with the hand-over
+    t.send("")
+    assert "Illegal" not in t.prompt("Player 2")  # an empty line: the board again
     t.send("Ly>Lr")
     shown = t.expect("Pass the screen to Player 1, then press Enter")
     assert "Since your last turn:" in shown and "Player 2: Ly>Lr" in shown

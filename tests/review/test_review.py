@@ -229,10 +229,10 @@ def test_bad_seats_budgets_and_records_are_refused() -> None:
 def test_grade_agreement_of_two_reviews_is_measured() -> None:
     """Two reviews with other seeds agree on most grades (reported; the bar is loose)."""
     record = pyramideto_immediate_win()
-    one = review(record, budget="quick", seed=1)
-    two = review(record, budget="quick", seed=2)
+    one = review(record, budget=40, seed=1)
+    two = review(record, budget=40, seed=2)
     share = grade_agreement(one.decisions, two.decisions)
-    print(f"grade agreement of two quick reviews: {share:.0%} of {len(one.decisions)}")
+    print(f"grade agreement of two small reviews: {share:.0%} of {len(one.decisions)}")
     assert share >= 0.6
 
 

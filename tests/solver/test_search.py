@@ -169,3 +169,59 @@ def test_long_stocks_and_jokers_keep_every_win(seed: int, jokers: int) -> None:
         after = step(pos, code)
         cleared = after.removed == after.layout.full_mask
         assert verdict == (WIN if cleared else solve(after, prune=False).verdict)
+
+
+def _strict_position(seed: int) -> Position:
+    """A random small golf position under PySolFC's rule, Kings common."""
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    layout = golf_layout(3 + rng.below(2), 3)
+    n = layout.size
+    # ranks near the King (a window that always holds it), so Kings turn up on the waste
+    width = 4 + rng.below(6)
+    deck = [card for card in deck if card % 13 >= 13 - width]
+    return Position(
+        layout,
+        tuple(deck[:n]),
+        deck[n],
+        tuple(deck[n + 1 : n + 1 + rng.below(6)]),
+        wrap=False,
+        strict=True,
+    )
+
+
+@settings(max_examples=150)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_strict_golf_pruning_never_loses_a_win(seed: int) -> None:
+    """PySolFC's rule (nothing on a King): pruned, plain and brute force agree."""
+    pos = _strict_position(seed)
+    can_clear, best = brute_force(pos, golf=True)
+    pruned = solve(pos)
+    assert pruned.verdict == solve(pos, prune=False).verdict == (WIN if can_clear else LOSE)
+    if can_clear:
+        assert replay_score(pos, pruned.line, golf=True)[1]
+    assert solve(pos, "score").score == best
+
+
+def test_strict_golf_wins_are_no_wrap_wins_that_never_play_on_a_king() -> None:
+    from pyramids.solver.transitions import step
+
+    strict_wins = 0
+    for n in range(1, 31):
+        strict = solve(deal_position("golf", n, strict=True))
+        loose = solve(deal_position("golf", n, wrap=False))
+        if strict.verdict == WIN:
+            strict_wins += 1
+            assert loose.verdict == WIN
+            pos = deal_position("golf", n, strict=True)
+            for code in strict.line:
+                if code >= 0:
+                    assert pos.waste % 13 != 12, f"deal {n}: a card played on a King"
+                pos = step(pos, code)
+            state = deal_state("golf", n, wrap=False)
+            for move in strict.moves():
+                state.play(move)
+            assert state.is_over and state.round_scores()[0].cleared
+    assert strict_wins > 0
+    with pytest.raises(ValueError):
+        deal_position("golf", 1, wrap=True, strict=True)

@@ -130,6 +130,8 @@ class GameResult:
     #: seconds of thinking per seat: total and longest single move (not reproducible)
     think_total: list[float] = field(default_factory=list)
     think_max: list[float] = field(default_factory=list)
+    #: per seat, the seconds of each of its moves (for percentiles; not reproducible)
+    think_moves: list[list[float]] = field(default_factory=list)
 
     def outcome(self) -> tuple[Any, ...]:
         """Everything reproducible about the game (timings left out)."""
@@ -164,6 +166,7 @@ def play_match(
     rngs = [Rng(_agent_seed(config.seed, match.index, s)) for s in range(n)]
     think_total = [0.0] * n
     think_max = [0.0] * n
+    think_moves: list[list[float]] = [[] for _ in range(n)]
     while not state.is_over:
         p = state.current_player
         assert p is not None
@@ -172,6 +175,7 @@ def play_match(
         spent = time.perf_counter() - start
         think_total[p] += spent
         think_max[p] = max(think_max[p], spent)
+        think_moves[p].append(round(spent, 6))
         state.play(move)
         for agent in agents:
             agent.observe(state, move, p)
@@ -187,6 +191,7 @@ def play_match(
         extra=stats(state.view(None)) if stats is not None else {},
         think_total=think_total,
         think_max=think_max,
+        think_moves=think_moves,
     )
 
 
@@ -248,6 +253,8 @@ class AgentSummary:
     mean_move_seconds: float
     max_move_seconds: float
     extra: dict[str, float] = field(default_factory=dict)
+    #: 99th percentile of the seconds of one move (nearest rank; 0 without timings)
+    p99_move_seconds: float = 0.0
 
 
 def _groups(config: ArenaConfig, results: Sequence[GameResult]) -> Iterator[list[GameResult]]:
@@ -292,6 +299,7 @@ def summarize(
     extra: list[dict[str, list[float]]] = [{} for _ in range(count)]
     think: list[list[float]] = [[0.0, 0.0] for _ in range(count)]
     longest = [0.0] * count
+    move_times: list[list[float]] = [[] for _ in range(count)]
     pair_groups: list[list[Pair]] = []
     for group in _groups(config, results):
         agents, places, credit = _group_outcome(group)
@@ -311,6 +319,8 @@ def summarize(
             if r.think_total:
                 think[a][0] += r.think_total[seat]
                 longest[a] = max(longest[a], r.think_max[seat])
+            if r.think_moves:
+                move_times[a].extend(r.think_moves[seat])
             # a game's own figures describe one agent only in a solitaire
             for key, value in r.extra.items() if solitaire else ():
                 extra[a].setdefault(key, []).append(value)
@@ -343,11 +353,20 @@ def summarize(
                 mean_move_seconds=think[a][0] / moves if moves else 0.0,
                 max_move_seconds=longest[a],
                 extra={k: math.fsum(v) / len(v) for k, v in extra[a].items()},
+                p99_move_seconds=_percentile(move_times[a], 0.99),
             )
         )
     if solitaire and count == 1:
         out[0].win_rate = math.nan
     return out
+
+
+def _percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` percentile (0 for no values): a move time that was really seen."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def _seat_moves(r: GameResult, seat: int) -> int:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pyramids.ai.base import Agent
-from pyramids.ai.policies import GamePolicy, get_policy
+from pyramids.ai.policies import DEFAULT_POLICY, GamePolicy, get_policy
 from pyramids.engine.records import replay
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
@@ -84,6 +84,9 @@ class SearchParams:
     widen_k: float
     widen_alpha: float
     game_id: str
+    #: "policy": the game's playout policy (and its shortlist hook); "random":
+    #: uniformly random playouts to the end and every legal move in the tree
+    playouts: str = "policy"
 
 
 class _Node:
@@ -150,7 +153,7 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
 
     A module-level function so that worker processes can run it.
     """
-    policy = get_policy(params.game_id)
+    policy = DEFAULT_POLICY if params.playouts == "random" else get_policy(params.game_id)
     playout = policy.playout or _random_move
     limit = policy.playout_limit
     candidates = policy.candidates
@@ -291,7 +294,10 @@ class MCTSAgent(Agent):
     utility; ``workers`` trees searched in parallel processes (``parallel=False``
     runs them in turn, same result); ``widen_above``, ``widen_k``,
     ``widen_alpha``: a node with more legal moves than ``widen_above`` may hold
-    ``widen_k * visits ** widen_alpha`` children.
+    ``widen_k * visits ** widen_alpha`` children; ``playouts`` is ``policy``
+    (the game's playout policy, default) or ``random`` (uniformly random
+    playouts and no shortlist, the plain algorithm other libraries run, for
+    comparisons).
     """
 
     name = "mcts"
@@ -309,6 +315,7 @@ class MCTSAgent(Agent):
         widen_above: int | str = 16,
         widen_k: float | str = 2.0,
         widen_alpha: float | str = 0.5,
+        playouts: str = "policy",
     ) -> None:
         if level not in LEVELS:
             raise ValueError(f"mcts level must be one of {', '.join(LEVELS)}, not {level!r}")
@@ -320,6 +327,8 @@ class MCTSAgent(Agent):
             secs = _number("seconds", seconds, float, 0.0) or None
         if its is None and secs is None:
             raise ValueError("mcts needs an iteration or a time budget")
+        if playouts not in ("policy", "random"):
+            raise ValueError(f"mcts option playouts must be policy or random, not {playouts!r}")
         self.level = level
         self.workers: int = _number("workers", workers, int, 1)
         if isinstance(parallel, str):
@@ -334,6 +343,7 @@ class MCTSAgent(Agent):
             widen_k=_number("widen_k", widen_k, float, 0.1),
             widen_alpha=_number("widen_alpha", widen_alpha, float, 0.0),
             game_id="",
+            playouts=playouts,
         )
         if self.params.margin > 1:
             raise ValueError("mcts option margin must be between 0 and 1")
@@ -351,7 +361,7 @@ class MCTSAgent(Agent):
             only: Hashable = moves[0]
             return only
         candidates = get_policy(state.game.id).candidates
-        if candidates is not None:
+        if candidates is not None and self.params.playouts == "policy":
             # a one-move shortlist is the search's answer anyway (the root grows
             # only that child): skip the search. Shortlists read only public
             # knowledge, so any guess (seeded here, the caller's rng untouched) will do.

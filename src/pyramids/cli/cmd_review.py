@@ -60,6 +60,7 @@ def _value_heading(result: Review) -> str:
 def decisions_table(result: Review) -> Any:
     """The decisions as one Rich table: move, grade, values before and after, the better move."""
     from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
     several = len(result.seats) > 1
@@ -78,7 +79,7 @@ def decisions_table(result: Review) -> Any:
     for d in result.decisions:
         row = [str(d.number)]
         if several:
-            row.append(result.players[d.seat])
+            row.append(escape(result.players[d.seat]))
         if result.value_kind == "clear":
             row.append(str(d.round or ""))
         # a good move's better move is within the noise: showing it would mislead
@@ -126,8 +127,8 @@ def summary_lines(result: Review) -> list[str]:
             continue
         lines.append(
             _(
-                "{player}: accuracy {accuracy}, {decisions} decisions: {good} good, "
-                "{inaccuracy} inaccuracies, {mistake} mistakes, {blunder} blunders",
+                "{player}: accuracy {accuracy} over {decisions} decisions (good: {good}, "
+                "inaccuracies: {inaccuracy}, mistakes: {mistake}, blunders: {blunder})",
                 player=s.name,
                 accuracy=f"{s.accuracy:.0f}",
                 decisions=s.decisions,
@@ -232,6 +233,8 @@ def run_review(
     save: Path | None,
 ) -> None:
     """Review ``file`` and show it (see the module docstring)."""
+    from rich.markup import escape
+
     from pyramids.engine.errors import PyramidsError
     from pyramids.review import parse_budget, review
 
@@ -263,24 +266,25 @@ def run_review(
         budget=result.budget,
         seconds=f"{result.seconds:.1f}",
     )
-    console.print(f"[bold]{title}[/]")
+    console.print(f"[bold]{escape(title)}[/]")
     if result.decisions:
         console.print(decisions_table(result))
     for line in summary_lines(result):
-        console.print(line)
+        console.print(escape(line))
     if result.possible:
-        console.print(f"[bold]{_('What was possible, with every card known:')}[/]")
+        heading = _("What was possible, with every card known:")
+        console.print(f"[bold]{heading}[/]")
         for line in possible_lines(result):
-            console.print("  " + line)
+            console.print("  " + escape(line))
     if save is not None:
         save.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
-        console.print(_("review saved to {path}", path=str(save)))
+        console.print(escape(_("review saved to {path}", path=str(save))))
     if plot is not None:
         try:
             plot_review(result, plot)
         except RuntimeError as e:
             raise fail(str(e)) from None
-        console.print(_("plot written to {path}", path=str(plot)))
+        console.print(escape(_("plot written to {path}", path=str(plot))))
 
 
 def register(app: typer.Typer) -> None:

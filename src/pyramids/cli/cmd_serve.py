@@ -1,4 +1,8 @@
-"""``pyramids serve``: the game server and web app in one process on an embedded SQLite file."""
+"""``pyramids serve``: the game server and web app in one process on an embedded SQLite file.
+
+With ``--broker redis://…`` (and a shared PostgreSQL ``--database-url``) the
+process is one instance of a cluster: see ``docs/deploy.md``.
+"""
 
 from __future__ import annotations
 
@@ -52,6 +56,22 @@ def register(app: typer.Typer) -> None:
         websockets_per_address: Annotated[
             int, typer.Option(help="WebSocket connections one address may hold open")
         ] = 64,
+        broker: Annotated[
+            str | None,
+            typer.Option(
+                "--broker",
+                metavar="redis://HOST:PORT/DB",
+                help="Redis of a cluster: this process is then one of many instances "
+                "sharing --database-url (PostgreSQL); see docs/deploy.md",
+            ),
+        ] = None,
+        bot_lease: Annotated[
+            float,
+            typer.Option(
+                help="with --broker: seconds a bot's lease lives unrenewed, i.e. how long "
+                "the bots of a dead instance wait before another one takes them over"
+            ),
+        ] = 5.0,
     ) -> None:
         """Serve the web app: play any game at http://HOST:PORT (Ctrl-C stops)."""
         import uvicorn
@@ -68,6 +88,9 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             typer.echo(f"Error: {e}", err=True)
             raise typer.Exit(2) from None
+        if bot_lease <= 0:
+            typer.echo("Error: --bot-lease must be a positive number of seconds", err=True)
+            raise typer.Exit(2)
         if header_timeout <= 0 or half_open_per_address < 1 or websockets_per_address < 1:
             typer.echo(
                 "Error: --header-timeout, --half-open-per-address and "
@@ -92,10 +115,13 @@ def register(app: typer.Typer) -> None:
             shown = _without_password(database_url)
             typer.echo(f"Error: cannot use the database {shown}: {detail}", err=True)
             raise typer.Exit(2) from None
+        if broker is not None:
+            _check_broker(broker)
 
         typer.echo(
             f"Pyramids: open http://{host}:{port}/ in a browser"
-            f" (database {_without_password(database_url)})"
+            f" (database {_without_password(database_url)}"
+            + (f", broker {_without_password(broker)})" if broker else ")")
         )
         guard = Guard(connection_limits)
         app = create_app(
@@ -104,6 +130,8 @@ def register(app: typer.Typer) -> None:
             freeze_heap=True,
             rate_limits=rates,
             connection_limits=connection_limits,
+            broker_url=broker,
+            bot_lease=bot_lease,
         )
         uvicorn.run(
             app,
@@ -121,6 +149,22 @@ def register(app: typer.Typer) -> None:
             # costs more CPU than it saves (measured: zlib was a tenth of the server's time).
             ws_per_message_deflate=False,
         )
+
+
+def _check_broker(url: str) -> None:
+    """Stop with one clear line, before listening, if the broker cannot be used."""
+    try:
+        from pyramids.cluster.broker import BrokerError, check_broker
+    except ModuleNotFoundError:
+        typer.echo(
+            "Error: --broker needs the redis package: pip install 'pyramids[redis]'", err=True
+        )
+        raise typer.Exit(2) from None
+    try:
+        check_broker(url)
+    except BrokerError as e:
+        typer.echo(f"Error: cannot use the broker {_without_password(url)}: {e}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _without_password(url: str) -> str:

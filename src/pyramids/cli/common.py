@@ -81,7 +81,8 @@ def fail(message: str) -> typer.Exit:
     """Print ``Error: message`` in red (unwrapped, so it can be grepped) and return exit 2."""
     from rich.markup import escape
 
-    get_console().print(f"[red]{_('Error:')}[/] {escape(message)}", soft_wrap=True)
+    label = _("Error:")
+    get_console().print(f"[red]{escape(label)}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -68,6 +68,7 @@ class LineReader:
         tty = sys.stdin.isatty() if interactive is None else interactive
         self.readline: ModuleType | None = _load_readline() if tty else None
         self._matches: list[str] = []
+        self._completing = True
         if self.readline is not None:
             self._install(self.readline)
 
@@ -88,7 +89,7 @@ class LineReader:
     def _complete(self, text: str, index: int) -> str | None:
         """readline's completer: called with index 0, 1, ... until it returns None."""
         rl = self.readline
-        if rl is None:  # pragma: no cover - only installed with readline
+        if rl is None or not self._completing:
             return None
         if index == 0:
             typed = rl.get_line_buffer()[: rl.get_endidx()]
@@ -98,14 +99,26 @@ class LineReader:
                 self._matches = []
         return self._matches[index] if index < len(self._matches) else None
 
+    def forget(self) -> None:
+        """Empty the history: at a hot-seat hand-over the last player's lines are theirs
+        (``x watermelon`` names a card of their secret hand)."""
+        if self.readline is not None:
+            self.readline.clear_history()
+
     def read(self, prompt: str, *, remember: bool = True) -> str:
         """One line without its newline; ``EOFError`` on Ctrl-D, ``KeyboardInterrupt`` on Ctrl-C.
 
         Only lines worth repeating stay in the history: not the same line twice
         in a row, and not answers to questions (``remember=False``: a ``y`` to
-        "leave the game?" must not come back with the up arrow).
+        "leave the game?" must not come back with the up arrow). Questions get
+        no completion either: at a hot-seat hand-over the moves to complete are
+        the next player's, whose hand the one still at the screen must not see.
         """
-        line = input(prompt)
+        self._completing = remember
+        try:
+            line = input(prompt)
+        finally:
+            self._completing = True
         rl = self.readline
         if rl is not None and line.strip():  # readline has just added it
             n = rl.get_current_history_length()

@@ -159,7 +159,7 @@ def hint_command(session: Session, arg: str) -> None:
     state = session.state
     con = session.console
     if not isinstance(state, PiramidesState):
-        con.print(f"[yellow]{escape(_('hint works in Pirámides only.'))}[/]")
+        con.print(Text(_("hint works in Pirámides only."), style="yellow"))
         return
     parsed = parse_hint_argument(arg)
     if isinstance(parsed, str):
@@ -191,7 +191,7 @@ def hint_command(session: Session, arg: str) -> None:
             )
             h = solve(CLOSE_CALL_SAMPLES)
     except KeyboardInterrupt:
-        con.print(f"[yellow]{escape(_('Hint cancelled.'))}[/]")
+        con.print(Text(_("Hint cancelled."), style="yellow"))
         return
     if not h.samples:
         only = state.move_to_str(h.best)
@@ -226,7 +226,7 @@ def advice(session: Session, h: Hint) -> str:
     state = session.state
     best = h.estimates[0]
     ties = _ties(h)
-    moves = " / ".join(state.move_to_str(e.move) for e in ties)
+    moves = _(" or ").join(state.move_to_str(e.move) for e in ties)
     if h.mode == "score":
         score = "?" if best.mean_score is None else f"{best.mean_score:.1f}"
         if best.chance == 0:
@@ -251,8 +251,8 @@ def advice(session: Session, h: Hint) -> str:
         )
     if len(ties) > 1:
         return _(
-            "Hint: {moves} are as good as each other: each clears the round in about "
-            "{percent}% of the sampled deals.",
+            "Hint: play {moves}: they are as good as each other (each clears the round in "
+            "about {percent}% of the sampled deals)",
             moves=moves,
             percent=round(100 * best.chance),
         )

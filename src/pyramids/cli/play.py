@@ -129,7 +129,7 @@ class Session:
         out = []
         for name, fn in self.hooks.commands.items():
             usage, summary = self.hooks.command_help.get(name, (name, ""))
-            out.append(Command((name,), usage, summary, _game_command(fn)))
+            out.append(Command((name,), usage, summary, fn))
         return out
 
     def read(self, prompt: str, *, remember: bool = True) -> str:
@@ -148,13 +148,6 @@ class Session:
     def record(self) -> dict[str, Any]:
         """The game's record, with the number of moves taken back when there were any."""
         return make_record(self.state, undos=self.undos)
-
-
-def _game_command(fn: Callable[..., None]) -> Callable[[Session, str], None]:
-    def run(session: Session, argument: str) -> None:
-        fn(session, argument)
-
-    return run
 
 
 # -- telling what happens ------------------------------------------------------
@@ -239,7 +232,7 @@ def cmd_undo(session: Session, argument: str) -> None:
         con.print(f"[yellow]{escape(message)}[/]")
         return
     if not session.history:
-        con.print(f"[yellow]{escape(_('Nothing to undo.'))}[/]")
+        con.print(Text(_("Nothing to undo."), style="yellow"))
         return
     session.state = session.history.pop()
     session.undos += 1
@@ -247,7 +240,7 @@ def cmd_undo(session: Session, argument: str) -> None:
     session.last_change = "undo"
     session.public = session.state.view(None)
     session.told.append(_("A move was taken back."))
-    con.print(f"[green]{escape(_('Move taken back.'))}[/]")
+    con.print(Text(_("Move taken back."), style="green"))
     con.print(
         Text(
             tr().ngettext(
@@ -265,7 +258,7 @@ def cmd_save(session: Session, argument: str) -> None:
     """Save the record so far; a file that cannot be written says why and the game goes on."""
     con = session.console
     if not argument:
-        con.print(f"[yellow]{escape(_('save needs a file name: save game.json'))}[/]")
+        con.print(Text(_("save needs a file name: save game.json"), style="yellow"))
         return
     save(session, Path(argument).expanduser())
 
@@ -356,7 +349,7 @@ def play_human(session: Session, move: Hashable) -> None:
         text = public_text(session, move)
         state.play(move)
     except IllegalMove as e:
-        session.console.print(f"[red]{escape(_('Illegal: {reason}', reason=reason(e)))}[/]")
+        session.console.print(Text(_("Illegal: {reason}", reason=reason(e)), style="red"))
         return
     except PyramidsError as e:
         session.console.print(f"[red]{escape(reason(e))}[/]")
@@ -371,7 +364,13 @@ def play_bot(session: Session, seat: int) -> None:
     state = session.state
     agent = session.seats[seat].agent
     assert agent is not None
-    move = agent.choose(state, session.rng)
+    con = session.console
+    if con.is_terminal and not con.is_dumb_terminal:
+        thinking = _("{player} is thinking...", player=session.seats[seat].name)
+        with con.status(thinking, spinner="dots"):
+            move = agent.choose(state, session.rng)
+    else:
+        move = agent.choose(state, session.rng)
     text = public_text(session, move)
     state.play(move)
     session.history.clear()  # nothing before a bot's move may be taken back
@@ -393,7 +392,7 @@ def save(session: Session, path: Path) -> bool:
             con.print(escape(_("The game goes on: try 'save' with another file name.")))
         return False
     session.saved = (path, session.generation)
-    con.print(f"[green]{escape(_('Record saved to {path}', path=str(path)))}[/]", soft_wrap=True)
+    con.print(Text(_("Record saved to {path}", path=str(path)), style="green"), soft_wrap=True)
     return True
 
 
@@ -402,7 +401,8 @@ def ask_yes_no(session: Session, question: str) -> bool:
 
     End of input or Ctrl-C count as no.
     """
-    prompt = f"{question} {_('[y/N]')} "
+    choices = _("[y/N]")
+    prompt = f"{question} {choices} "
     try:
         answer = session.read(prompt, remember=False).strip().lower()
     except (EOFError, KeyboardInterrupt):
@@ -445,7 +445,8 @@ def hand_over(session: Session, seat: int) -> None:
     """Give the screen to the human of ``seat``.
 
     With several people at one screen and secrets to keep, the screen and its
-    scrollback are cleared (so the last hand cannot be scrolled back to), what
+    scrollback are cleared (so the last hand cannot be scrolled back to), so is
+    the line history (the up arrow must not bring back ``x watermelon``), what
     happened since this seat's last turn is told (public facts only), and the
     loop waits until the next player is ready. Games without secrets (Pyramido)
     only say whose turn it is.
@@ -453,6 +454,8 @@ def hand_over(session: Session, seat: int) -> None:
     con = session.console
     several = len(session.humans) > 1
     if several and session.hooks.hand_over:
+        if session.reader is not None:
+            session.reader.forget()
         if con.is_terminal:
             con.file.write(CLEAR_ALL)
             con.file.flush()
@@ -559,12 +562,12 @@ def play_loop(session: Session) -> None:
         if session.seats[seat].agent is not None:
             play_bot(session, seat)
             continue
-        if session.facing != seat:
-            hand_over(session, seat)
-            draw(session)
-        elif session.drawn_at != session.generation:
-            draw(session)
         try:
+            if session.facing != seat:
+                hand_over(session, seat)
+                draw(session)
+            elif session.drawn_at != session.generation:
+                draw(session)
             line = session.read(f"{session.seats[seat].name}> ")
         except EOFError:
             session.console.print("\n" + escape(_("Input closed: leaving the game.")))

@@ -97,12 +97,13 @@ BUDGETS: dict[str, Budget] = {
     "normal": Budget(iterations=400, samples=32),
     "deep": Budget(iterations=1500, samples=96),
 }
-#: games whose playouts are long get a share of the multiplayer iterations, so that
-#: every game's ``normal`` review fits the same time (measured: docs/performance.md)
+#: each game's share of the iterations, so that every game's ``normal`` review of a
+#: typical game fits in a minute: Pyramideto's playouts are one ply (it gets more),
+#: Pyramido's run to the end of the game (fewer). Measured: docs/performance.md
 ITERATION_SHARE: dict[str, float] = {
-    "pyramideto": 1.0,
-    "pyramido": 0.25,
-    "pyramido-treasure": 0.5,
+    "pyramideto": 3.0,
+    "pyramido": 0.6,
+    "pyramido-treasure": 1.0,
 }
 
 

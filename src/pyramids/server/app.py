@@ -149,6 +149,8 @@ def create_app(
     freeze_heap: bool = False,
     rate_limits: RateLimits | None = None,
     connection_limits: ConnectionLimits | None = None,
+    broker_url: str | None = None,
+    bot_lease: float = 5.0,
 ) -> FastAPI:
     """The server application on ``database_url``; bots wait ``bot_delay`` s before moving.
 
@@ -159,6 +161,11 @@ def create_app(
     (tests) leaves that process's collector alone. ``rate_limits`` defaults to
     :data:`limits.DEFAULTS`; of ``connection_limits`` the app applies the
     WebSockets per address (the rest is the transport's, :mod:`.guard`).
+
+    ``broker_url`` (``redis://HOST:PORT/DB``) makes this one instance of a
+    cluster sharing ``database_url`` with others (``docs/deploy.md``); a bot
+    whose instance died is taken over after ``bot_lease`` seconds. Without it
+    the server is on its own, as ever, and Redis is never imported.
     """
     holder: dict[str, Any] = {}
     limits = rate_limits if rate_limits is not None else RateLimits()
@@ -171,9 +178,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
-        manager = RoomManager(store, bot_delay=bot_delay)
+        broker = None
+        if broker_url is not None:
+            from pyramids.cluster.broker import Broker
+
+            broker = Broker(broker_url, lease_seconds=bot_lease)
+            await broker.connect()
+        manager = RoomManager(store, bot_delay=bot_delay, broker=broker)
         holder["store"] = store
         holder["manager"] = manager
+        _app.state.manager = manager  # for tests and tools running the app in-process
+        if broker is not None:
+            manager.start_cluster()
         if freeze_heap:  # before any game is loaded: only what lives as long as the process
             frozen = freeze_long_lived_heap()
             log.debug("%d long-lived objects left out of garbage collection", frozen)
@@ -184,6 +200,8 @@ def create_app(
             yield
         finally:
             await manager.close()
+            if broker is not None:
+                await broker.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(
@@ -267,6 +285,14 @@ def create_app(
 
     app.openapi = openapi_schema  # type: ignore[method-assign]
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, Any]:
+        """For a load balancer's health checks: this instance answers; its broker's state."""
+        broker = manager().broker
+        if broker is None:
+            return {"status": "ok", "instance": None, "broker": None}
+        return {"status": "ok", "instance": broker.instance, "broker": broker.connected}
+
     @app.get("/docs", include_in_schema=False)
     async def swagger_docs() -> HTMLResponse:
         page = get_swagger_ui_html(openapi_url="/openapi.json", title=app.title)
@@ -337,7 +363,7 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}", summary="Public summary of a game", responses=errors(400, 404))
     async def room_summary(room_id: str) -> dict[str, Any]:
-        return (await manager().get(room_id)).summary()
+        return (await manager().get(room_id, fresh=True)).summary()
 
     @app.get(
         "/api/rooms/{room_id}/state",
@@ -345,7 +371,7 @@ def create_app(
         responses=errors(400, 403, 404),
     )
     async def room_state(room_id: str, token: str | None = None) -> dict[str, Any]:
-        room = await manager().get(room_id)
+        room = await manager().get(room_id, fresh=True)
         return room.snapshot(room.seat_for_token(token))
 
     @app.post(
@@ -443,7 +469,7 @@ def create_app(
         responses=errors(400, 404, 409),
     )
     async def replay(room_id: str, seat: int | None = None, ply: int | None = None) -> Any:
-        room = await manager().get(room_id)
+        room = await manager().get(room_id, fresh=True)
         _need_over(room)
         if seat is not None and not 0 <= seat < room.players:
             raise ProtocolError("bad-request", "there is no seat {seat}", seat=shown(seat))
@@ -473,7 +499,7 @@ def create_app(
         responses=errors(400, 404, 409),
     )
     async def record(room_id: str) -> dict[str, Any]:
-        room = await manager().get(room_id)
+        room = await manager().get(room_id, fresh=True)
         _need_over(room)
         return await asyncio.to_thread(room.record)
 
@@ -509,7 +535,8 @@ def create_app(
         token = websocket.query_params.get("token")
         since_text = websocket.query_params.get("since")
         try:
-            room = await manager().get(room_id)
+            # in a cluster: caught up first, as this client may come from another instance
+            room = await manager().get(room_id, fresh=True)
             seat = room.seat_for_token(token)
             since = int(since_text) if since_text not in (None, "") else None
         except ProtocolError as e:
@@ -554,6 +581,8 @@ def create_app(
             if kind == "ping":
                 conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
             elif kind == "sync":
+                if msg["version"] > room.version:  # more than this cache has (a cluster)
+                    await manager().refresh(room)
                 _catch_up(room, conn, msg["version"])
             elif kind == "move":
                 if conn.seat is not None:

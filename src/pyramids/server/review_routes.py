@@ -45,6 +45,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import Column, Connection, Float, String, Table, Text, insert, select
 
+from pyramids.server.openapi import errors
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.rooms import RoomManager
 from pyramids.server.storage import Store, metadata
@@ -217,6 +218,7 @@ def add_review_routes(
     @app.get(
         "/api/rooms/{room_id}/review",
         summary="A finished game's review: its status, and the review once computed",
+        responses=errors(400, 404, 409),
     )
     async def review_status(room_id: str) -> dict[str, Any]:
         return await reviews.status(room_id)
@@ -224,6 +226,7 @@ def add_review_routes(
     @app.post(
         "/api/rooms/{room_id}/review",
         summary="Start the review of a finished game (computed once, in the background)",
+        responses=errors(400, 404, 409),
     )
     async def review_start(room_id: str) -> dict[str, Any]:
         return await reviews.start(room_id)

@@ -17,12 +17,13 @@ import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+from sqlalchemy.exc import SQLAlchemyError
 
 from pyramids.ai.base import Agent
 from pyramids.engine.errors import IllegalMove, PyramidsError, UnknownGame
@@ -46,12 +47,16 @@ from pyramids.server.storage import (
     CHAT_KEPT,
     Append,
     ChatRow,
+    ConflictError,
     EventRow,
     RoomRow,
     SeatRow,
     StorageError,
     Store,
 )
+
+if TYPE_CHECKING:
+    from pyramids.cluster.broker import Broker
 
 log = logging.getLogger("pyramids.server")
 
@@ -143,32 +148,54 @@ class Room:
         self.created_at = row.created_at
         self.seats = row.seats
         self.public_seed = bool(row.public_seed)
-        moves: list[str] = []
         #: moves taken back (a record says how many: a take-back shows hidden cards)
         self.undos = 0
-        for ev in row.events:
-            if ev.kind == "move":
-                moves.append(ev.data)
-            elif ev.kind == "undo" and moves:
-                moves.pop()
-                self.undos += 1
-        self.moves = moves
-        self.version = row.version
-        self.state = rebuild(
-            row.game, row.players, row.seed, [s.name for s in row.seats], row.variant, moves
-        )
+        self.moves: list[str] = []
+        self.version = 0
+        self.state: State[Any]
         self.history: deque[Past] = deque(maxlen=HISTORY)
+        self._replay: list[State[Any]] | None = None
+        self._read_log(row)
         self.lock = asyncio.Lock()
+        #: a cluster's chat lines take their numbers one at a time (see RoomManager.chat)
+        self.chat_lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.agents: dict[int, Agent] = {}
         self.bot_task: asyncio.Task[None] | None = None
-        self._replay: list[State[Any]] | None = None
         self.spectator_chat = bool(row.spectator_chat)
         self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
         self.practice = bool(row.practice)
         self.secret = row.secret
         #: the published commitment to the seed (None for rooms made before schema 3)
         self.commitment = fair.commitment(row.seed, row.secret) if row.secret else None
+
+    def _read_log(self, row: RoomRow) -> None:
+        """Take the moves, version and state from a stored room (its event log replayed)."""
+        moves: list[str] = []
+        undos = 0
+        for ev in row.events:
+            if ev.kind == "move":
+                moves.append(ev.data)
+            elif ev.kind == "undo" and moves:
+                moves.pop()
+                undos += 1
+        self.state = rebuild(
+            row.game, row.players, row.seed, [s.name for s in row.seats], row.variant, moves
+        )
+        self.moves = moves
+        self.undos = undos
+        self.version = row.version
+        self.history.clear()
+        self._replay = None
+
+    def reload(self, row: RoomRow) -> None:
+        """Rebuild the cached game from the database: a cluster's cache in doubt.
+
+        Why in place: connections and tasks hold this object; they keep it,
+        and the next message each connection gets is a fresh snapshot.
+        """
+        self._read_log(row)
+        self.chat = deque(row.chat, maxlen=CHAT_KEPT)
 
     # -- seats -----------------------------------------------------------------
 
@@ -196,8 +223,12 @@ class Room:
 
     def bot_to_move(self) -> int | None:
         """The seat to move if a bot plays it."""
-        p = self.state.current_player
-        if p is None or self.state.is_over or self.seats[p].kind != "bot":
+        return self.bot_seat(self.state)
+
+    def bot_seat(self, state: State[Any]) -> int | None:
+        """The seat to move in ``state`` of this room if a bot plays it."""
+        p = state.current_player
+        if p is None or state.is_over or self.seats[p].kind != "bot":
             return None
         return p
 
@@ -332,22 +363,57 @@ class Room:
 
 
 class RoomManager:
-    """Every room of the server: loading, creating, moves, undo, bots."""
+    """Every room of the server: loading, creating, moves, undo, bots.
 
-    def __init__(self, store: Store, bot_delay: float = 0.4, executor: Executor | None = None):
+    With a ``broker`` (:class:`pyramids.cluster.broker.Broker`) this is one
+    instance of a cluster sharing the database with others: every committed
+    event is published for them, theirs advance the rooms cached here, a lost
+    race at a version answers ``stale-version``, bots move under a lease, and
+    the cache catches up from the database whenever it may be behind (see
+    ``docs/deploy.md``). Without one, nothing of that runs: a single server
+    behaves exactly as it always has.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.4,
+        executor: Executor | None = None,
+        broker: Broker | None = None,
+        audit_seconds: float = 2.0,
+        sweep_seconds: float = 0.5,
+    ):
         self.store = store
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.executor = executor or ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
         self._closing = False
+        self.broker = broker
+        #: how often a cluster instance compares its cached rooms' versions with the database
+        self.audit_seconds = audit_seconds
+        #: how often it looks for bots whose instance stopped renewing their lease
+        self.sweep_seconds = sweep_seconds
+        #: background tasks of a cluster instance (listener work, audit, sweep)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: bot moves this instance computed (a bot's move is computed by one instance)
+        self.bot_moves = 0
+        #: events this instance learnt from the database rather than from the broker
+        self.repaired = 0
 
     # -- loading ------------------------------------------------------------------
 
-    async def get(self, room_id: str) -> Room:
-        """The room ``room_id`` (loaded from the database on first use)."""
+    async def get(self, room_id: str, fresh: bool = False) -> Room:
+        """The room ``room_id`` (loaded from the database on first use).
+
+        ``fresh``: in a cluster, a cached room first catches up with the
+        database (a client arriving from another instance may hold a newer
+        version than the broker has brought here yet).
+        """
         room = self.rooms.get(room_id)
         if room is not None:
+            if fresh and self.broker is not None:
+                await self.refresh(room)
             return room
         if not isinstance(room_id, str) or not 0 < len(room_id) <= 32:
             raise ProtocolError("unknown-room", "there is no game {room}", room=repr(room_id))
@@ -389,8 +455,16 @@ class RoomManager:
         return Room(row) if row is not None else None
 
     async def resume_all(self) -> int:
-        """Load every unfinished game with a bot seat, so that its bots carry on."""
+        """Load every unfinished game with a bot seat, so that its bots carry on.
+
+        In a cluster the games are only put in the broker's set of bots due
+        (those not there yet): the sweeps of all instances share them out, and
+        an instance loads a game only once it holds its bot's lease.
+        """
         ids = await asyncio.to_thread(self.store.rooms_with_bots_to_resume)
+        if self.broker is not None:
+            await self.broker.mark_due(ids, only_new=True)
+            return len(ids)
         for room_id in ids:
             try:
                 await self.get(room_id)
@@ -491,6 +565,8 @@ class RoomManager:
         except ValueError as e:
             raise ProtocolError("bad-request", "{error}", error=str(e)) from None
         row.over = room.state.is_over
+        if self.broker is not None and room.bot_to_move() is not None:
+            await self.broker.mark_due([room_id], self.broker.lease_seconds)
         try:
             await asyncio.wrap_future(self.store.create_room(row))
         except StorageError as e:
@@ -572,6 +648,8 @@ class RoomManager:
             fresh = Room(row)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
+        if self.broker is not None and fresh.bot_to_move() is not None:
+            await self.broker.mark_due([new_id], self.broker.lease_seconds)
         try:
             await asyncio.wrap_future(self.store.create_room(row))
         except StorageError:
@@ -582,6 +660,8 @@ class RoomManager:
         self.kick_bots(fresh)
         for conn in list(room.conns):
             conn.send({"type": "rematch", "room": new_id})
+        if self.broker is not None:
+            self.broker.publish({"t": "rematch", "r": room.id, "n": new_id})
         return fresh.summary()
 
     @staticmethod
@@ -649,6 +729,8 @@ class RoomManager:
         reply_to: Any,
     ) -> int:
         async with room.lock:
+            if self.broker is not None and version > room.version:
+                await self._catch_up_locked(room)  # the client saw more than this cache
             self._check_version(room, version)
             state = room.state
             if state.is_over:
@@ -668,6 +750,10 @@ class RoomManager:
             except IllegalMove as e:
                 raise ProtocolError.from_engine("illegal-move", e, move=text) from None
             new_version = room.version + 1
+            if self.broker is not None and room.bot_seat(after) is not None:
+                # before the commit: should this instance die right after it, the bot
+                # is still found by another instance's sweep
+                await self.broker.mark_due([room.id], self.broker.lease_seconds)
             await self._commit(room, EventRow(new_version, "move", seat, canonical), after.is_over)
             room.state = after
             room.moves.append(canonical)
@@ -696,6 +782,8 @@ class RoomManager:
         self, room: Room, seat: int, version: int, origin: Connection | None, reply_to: Any
     ) -> int:
         async with room.lock:
+            if self.broker is not None and version > room.version:
+                await self._catch_up_locked(room)
             self._check_version(room, version)
             if room.game.max_players != 1:
                 raise ProtocolError(
@@ -735,13 +823,40 @@ class RoomManager:
             )
 
     async def _commit(self, room: Room, ev: EventRow, over: bool) -> None:
+        """Store ``ev``; once it is committed, tell the cluster (if any).
+
+        A key clash means another instance stored an event at this version
+        first: the cache catches up with the database and the move is refused
+        as stale, with the state that won (the caller sends it along).
+        """
         changed = over if over != room.state.is_over else None
         try:
             await self.store.append_async(Append(room.id, ev, changed))
+        except ConflictError:
+            await self._catch_up_locked(room)
+            raise ProtocolError(
+                "stale-version",
+                "the game is at version {version}, your move was made at version "
+                "{yours}: look at the current position and try again",
+                {"version": room.version},
+                version=room.version,
+                yours=ev.version - 1,
+            ) from None
         except StorageError as e:
             raise ProtocolError(
                 "storage", "the move could not be saved: {error}", error=str(e)
             ) from None
+        if self.broker is not None:
+            self.broker.publish(
+                {
+                    "t": "event",
+                    "r": room.id,
+                    "v": ev.version,
+                    "k": ev.kind,
+                    "s": ev.seat,
+                    "d": ev.data,
+                }
+            )
 
     # -- chat -------------------------------------------------------------------------
 
@@ -763,6 +878,9 @@ class RoomManager:
             )
         if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in line):
             raise ProtocolError("bad-message", "a chat line cannot hold control characters")
+        if self.broker is not None:
+            await self._chat_clustered(room, conn.seat, line, self.broker)
+            return
         seq = room.chat[-1].seq + 1 if room.chat else 1
         row = ChatRow(seq, conn.seat, line, time.time())
         room.chat.append(row)  # before the await: two lines cannot take one seq
@@ -771,10 +889,38 @@ class RoomManager:
         except StorageError:
             room.chat.remove(row)
             raise ProtocolError("storage", "the chat line could not be saved") from None
-        msg = chat_message(room, row)
-        for other in list(room.conns):
-            if other.seat is not None or room.spectator_chat:
-                other.send(msg)
+        _send_chat(room, row)
+
+    async def _chat_clustered(self, room: Room, seat: int, line: str, broker: Broker) -> None:
+        """A chat line in a cluster: numbered one at a time, renumbered if another instance
+        took the number first (the lines it stored are then read and shown here)."""
+        async with room.chat_lock:
+            for _ in range(5):
+                seq = room.chat[-1].seq + 1 if room.chat else 1
+                row = ChatRow(seq, seat, line, time.time())
+                try:
+                    await asyncio.wrap_future(self.store.add_chat(room.id, row))
+                except ConflictError:
+                    await self._chat_catch_up_locked(room)
+                    continue
+                except StorageError:
+                    raise ProtocolError("storage", "the chat line could not be saved") from None
+                room.chat.append(row)
+                _send_chat(room, row)
+                broker.publish(
+                    {"t": "chat", "r": room.id, "q": seq, "s": seat, "x": line, "a": row.created_at}
+                )
+                return
+        raise ProtocolError("storage", "the chat line could not be saved")
+
+    async def _chat_catch_up_locked(self, room: Room) -> None:
+        """Show and keep the chat lines stored after the last one this room knows."""
+        lines = await asyncio.to_thread(self.store.load_chat, room.id)
+        last = room.chat[-1].seq if room.chat else 0
+        for row in lines:
+            if row.seq > last:
+                room.chat.append(row)
+                _send_chat(room, row)
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -784,8 +930,70 @@ class RoomManager:
             return
         if room.bot_task is None or room.bot_task.done():
             room.bot_task = asyncio.get_running_loop().create_task(self._run_bots(room))
+            if self.broker is not None:  # a room kept only for its bots leaves memory after
+                room.bot_task.add_done_callback(lambda _: self.maybe_evict(room))
 
     async def _run_bots(self, room: Room) -> None:
+        if self.broker is None:
+            await self._play_bots(room)
+        else:
+            await self._run_bots_leased(room, self.broker)
+
+    async def _run_bots_leased(self, room: Room, broker: Broker) -> None:
+        """The bots of a room in a cluster: played only while this instance holds the lease.
+
+        Another instance holding it is thinking already: this one follows its
+        moves through the broker and looks again now and then (its sweep also
+        finds the room if that instance dies). Holding it, the cache first
+        catches up (the previous holder may have moved just before it let go),
+        and a keeper renews the lease while the bots play; should it be lost,
+        the bots stop. Letting go: when no bot is to move, the room leaves the
+        broker's set of bots due; at shutdown it is due at once, for another
+        instance to take over.
+        """
+        score: list[int] = []
+        wait = 0.05
+        try:
+            while not self._closing and room.bot_to_move() is not None:
+                got = await broker.claim(room.id)
+                if got is None:
+                    await asyncio.sleep(wait)
+                    wait = min(2 * wait, broker.lease_seconds / 4)
+                    if self.rooms.get(room.id) is not room:
+                        return  # evicted meanwhile: the room is no concern of this instance
+                    continue
+                score[:] = [got]
+                async with room.lock:
+                    await self._catch_up_locked(room)
+                play = asyncio.ensure_future(self._play_bots(room))
+                keeper = asyncio.ensure_future(self._keep_lease(room, broker, play, score))
+                try:
+                    await asyncio.wait({play})
+                finally:
+                    keeper.cancel()
+                    if not play.done():  # this task itself was cancelled (shutdown)
+                        play.cancel()
+                if not play.cancelled() and play.exception() is not None:
+                    log.error("bots of game %s stopped", room.id, exc_info=play.exception())
+                    return
+        finally:
+            if score:
+                await broker.release(room.id, score[0], done=room.bot_to_move() is None)
+
+    async def _keep_lease(
+        self, room: Room, broker: Broker, play: asyncio.Future[None], score: list[int]
+    ) -> None:
+        """Renew the lease while ``play`` runs; stop it if the lease cannot be renewed."""
+        while not play.done():
+            await asyncio.sleep(broker.lease_seconds / 3)
+            got = await broker.claim(room.id)
+            if got is None:
+                log.warning("bots of game %s paused: their lease could not be renewed", room.id)
+                play.cancel()
+                return
+            score[:] = [got]
+
+    async def _play_bots(self, room: Room) -> None:
         loop = asyncio.get_running_loop()
         while not self._closing:
             seat = room.bot_to_move()
@@ -800,6 +1008,7 @@ class RoomManager:
             rng = Rng((room.seed * 1_000_003 + version) % 2**63)
             try:
                 agent = room.agent(seat)
+                self.bot_moves += 1
                 move = await loop.run_in_executor(self.executor, agent.choose, state.copy(), rng)
                 text = state.move_to_str(move)
             except Exception:
@@ -816,9 +1025,216 @@ class RoomManager:
                 log.error("bot of seat %s in game %s failed: %s", seat, room.id, e.reason)
                 return
 
+    # -- a cluster instance -----------------------------------------------------------
+
+    def start_cluster(self) -> None:
+        """Listen to the broker and start the audit and the sweep (an instance of a cluster)."""
+        assert self.broker is not None
+        self.broker.start(self._on_broker_message, self._on_broker_resync)
+        self._spawn(self._audit_loop())
+        self._spawn(self._sweep_loop())
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)  # the loop keeps only weak references to tasks
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("cluster work failed", exc_info=task.exception())
+
+    def _on_broker_message(self, msg: dict[str, Any]) -> None:
+        """Another instance's news: advance the room if it is cached here (else nothing)."""
+        room_id = msg.get("r")
+        if self._closing or not isinstance(room_id, str):
+            return
+        room = self.rooms.get(room_id)
+        if room is not None:
+            self._spawn(self._remote(room, msg))
+        elif room_id in self._loading:  # read before this event was committed, perhaps
+            self._spawn(self._after_load(room_id, msg))
+
+    async def _after_load(self, room_id: str, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(ProtocolError):
+            await self._remote(await self.get(room_id), msg)
+
+    async def _remote(self, room: Room, msg: dict[str, Any]) -> None:
+        kind = msg.get("t")
+        if kind == "event":
+            version, seat = msg.get("v"), msg.get("s")
+            if not isinstance(version, int) or (seat is not None and not isinstance(seat, int)):
+                return
+            if version <= room.version:
+                return  # this instance's own event, or one a catch-up brought already
+            async with room.lock:
+                if version == room.version + 1:
+                    ev = EventRow(version, str(msg.get("k")), seat, str(msg.get("d")))
+                    if not self._apply(room, ev):
+                        await self._reload_locked(room)
+                elif version > room.version:  # a gap: the database has what is missing
+                    await self._catch_up_locked(room)
+            self.kick_bots(room)
+        elif kind == "chat":
+            await self._remote_chat(room, msg)
+        elif kind == "rematch" and isinstance(msg.get("n"), str):
+            for conn in list(room.conns):
+                conn.send({"type": "rematch", "room": msg["n"]})
+
+    async def _remote_chat(self, room: Room, msg: dict[str, Any]) -> None:
+        seq, seat, text, at = msg.get("q"), msg.get("s"), msg.get("x"), msg.get("a")
+        if not (isinstance(seq, int) and isinstance(seat, int) and isinstance(text, str)):
+            return
+        if not 0 <= seat < room.players:
+            return
+        async with room.chat_lock:
+            last = room.chat[-1].seq if room.chat else 0
+            if seq == last + 1:
+                row = ChatRow(seq, seat, text, float(at) if isinstance(at, int | float) else 0.0)
+                room.chat.append(row)
+                _send_chat(room, row)
+            elif seq > last + 1:
+                await self._chat_catch_up_locked(room)
+
+    def _apply(self, room: Room, ev: EventRow) -> bool:
+        """Advance the cached room by an event committed elsewhere, and tell its clients.
+
+        ``False`` if the event does not fit the cache (it is then rebuilt).
+        """
+        try:
+            if ev.kind == "move" and ev.seat is not None:
+                move: Hashable = room.state.parse_move(ev.data)
+                after = room.state.copy()
+                after.play(move)
+                room.state = after
+                room.moves.append(ev.data)
+                room.version = ev.version
+                room.history.append(Past(ev.version, "move", ev.seat, ev.data, after))
+                room.broadcast("move", ev.seat, ev.data, None, None)
+                for agent in room.agents.values():
+                    agent.observe(after, move, ev.seat)
+                return True
+            if ev.kind == "undo" and room.moves:
+                moves = room.moves[:-1]
+                names = [s.name for s in room.seats]
+                after = rebuild(room.game.id, room.players, room.seed, names, room.variant, moves)
+                room.state = after
+                room.moves = moves
+                room.undos += 1
+                room.version = ev.version
+                room.history.append(Past(ev.version, "undo", ev.seat, None, after))
+                room.broadcast("undo", ev.seat, None, None, None)
+                return True
+        except (PyramidsError, ValueError) as e:
+            log.warning("event %s of game %s does not fit the cache: %s", ev.version, room.id, e)
+        return False
+
+    async def _catch_up_locked(self, room: Room) -> None:
+        """Apply, in order, the events stored after the cached version (under the room's lock).
+
+        How every doubt about a cache ends: a gap in the broker's messages, a
+        broker that was away, a lost race at a version, a client that has
+        seen more than this instance. Each event reaches the clients as usual,
+        so none of them sees a gap or an event twice.
+        """
+        try:
+            events = await asyncio.to_thread(self.store.events_after, room.id, room.version)
+        except SQLAlchemyError as e:
+            log.warning("cannot catch game %s up: %s", room.id, type(e).__name__)
+            return
+        for ev in events:
+            if ev.version != room.version + 1 or not self._apply(room, ev):
+                await self._reload_locked(room)
+                return
+            self.repaired += 1
+
+    async def _reload_locked(self, room: Room) -> None:
+        """Rebuild the room from the database and send every client a fresh snapshot."""
+        row = await asyncio.to_thread(self.store.load_room, room.id)
+        if row is None:
+            return
+        room.reload(row)
+        room.agents.clear()  # they observed another history
+        for conn in list(room.conns):
+            conn.send(room.snapshot(conn.seat))
+
+    async def refresh(self, room: Room) -> None:
+        """Catch a cached room up with the database (in a cluster; else nothing to do)."""
+        if self.broker is None:
+            return
+        async with room.lock:
+            await self._catch_up_locked(room)
+        self.kick_bots(room)
+
+    def _on_broker_resync(self, first: bool) -> None:
+        """The subscription is (again) up: whatever was published meanwhile may be lost."""
+        for room in list(self.rooms.values()):
+            self._spawn(self.refresh(room))
+        if not first:  # a restarted broker may have lost its set of bots due
+            self._spawn(self.resume_all())
+
+    async def _audit_loop(self) -> None:
+        """Now and then, compare every cached room's version with the database's.
+
+        Why, with the broker: an instance can die between committing an event
+        and publishing it, and a broker can drop a message without anyone
+        noticing; this bounds how long a cache can stay behind (``audit_seconds``).
+        """
+        while True:
+            await asyncio.sleep(self.audit_seconds)
+            rooms = list(self.rooms.values())
+            if not rooms:
+                continue
+            try:
+                stored = await asyncio.to_thread(self.store.latest_versions, [r.id for r in rooms])
+            except SQLAlchemyError as e:
+                log.warning("cannot audit the cached games: %s", type(e).__name__)
+                continue
+            for room in rooms:
+                if stored.get(room.id, 0) > room.version:
+                    self._spawn(self.refresh(room))
+
+    async def _sweep_loop(self) -> None:
+        """Take over bots whose instance stopped renewing their lease (it died, say)."""
+        assert self.broker is not None
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            for room_id, _ in await self.broker.due():
+                try:
+                    await self._take_over(room_id, self.broker)
+                except Exception:  # one broken room must not stop the sweep
+                    log.exception("cannot take over the bots of game %s", room_id)
+
+    async def _take_over(self, room_id: str, broker: Broker) -> None:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            await self.refresh(room)  # starts its bots if one is to move
+            if room.bot_to_move() is None:
+                got = await broker.claim(room_id)
+                if got is not None:  # a stale entry (a bot turn registered, never played)
+                    await broker.release(room_id, got, done=True)
+            return
+        got = await broker.claim(room_id)
+        if got is None:
+            return  # another instance has it
+        try:
+            room = await self.get(room_id)  # loads it and starts its bots, under our lease
+        except ProtocolError:  # no such game
+            await broker.release(room_id, got, done=True)
+            return
+        if room.bot_to_move() is None:
+            await broker.release(room_id, got, done=True)
+            self.maybe_evict(room)
+
     async def close(self) -> None:
         """Stop bots and connections (the store is closed by the app)."""
         self._closing = True
+        background = list(self._tasks)
+        for t in background:
+            t.cancel()
+        for t in background:
+            with contextlib.suppress(BaseException):
+                await t
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]
         for t in tasks:
             t.cancel()
@@ -875,6 +1291,14 @@ def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:
         "text": row.text,
         "at": row.created_at,
     }
+
+
+def _send_chat(room: Room, row: ChatRow) -> None:
+    """Send a chat line to whoever in the room may read the chat."""
+    msg = chat_message(room, row)
+    for other in list(room.conns):
+        if other.seat is not None or room.spectator_chat:
+            other.send(msg)
 
 
 def chat_history(room: Room, seat: int | None) -> dict[str, Any] | None:

@@ -40,12 +40,14 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
 
@@ -198,6 +200,17 @@ class Append:
 
 class StorageError(RuntimeError):
     """The database refused a write (the event was not stored)."""
+
+
+class ConflictError(StorageError):
+    """The write collided with a row already stored: another writer got there first.
+
+    Why a kind of its own: with several server instances on one database, an
+    event at a version another instance has just stored is refused by the
+    primary key (room, version). That is not a failure of the database but a
+    lost race, which the room answers with ``stale-version`` and the state
+    that won.
+    """
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -386,6 +399,49 @@ class Store:
             room.version = room.events[-1].version
         return room
 
+    def events_after(self, room_id: str, version: int) -> list[EventRow]:
+        """The events of ``room_id`` after ``version``, in order (a cache catching up)."""
+        query = (
+            select(events_table)
+            .where(events_table.c.room_id == room_id)
+            .where(events_table.c.version > version)
+            .order_by(events_table.c.version)
+        )
+        with self.engine.connect() as conn:
+            return [EventRow(e.version, e.kind, e.seat, e.data) for e in conn.execute(query)]
+
+    def latest_versions(self, room_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of ``room_ids`` (rooms without events are left out).
+
+        One grouped query per 500 rooms: how an instance of a cluster checks,
+        now and then, that the rooms it caches have missed nothing.
+        """
+        found: dict[str, int] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(room_ids), 500):
+                chunk = room_ids[start : start + 500]
+                query = (
+                    select(events_table.c.room_id, func.max(events_table.c.version))
+                    .where(events_table.c.room_id.in_(chunk))
+                    .group_by(events_table.c.room_id)
+                )
+                for room_id, version in conn.execute(query):
+                    found[room_id] = int(version)
+        return found
+
+    def load_chat(self, room_id: str) -> list[ChatRow]:
+        """The last :data:`CHAT_KEPT` chat lines of a room, oldest first."""
+        query = (
+            select(chat_table)
+            .where(chat_table.c.room_id == room_id)
+            .order_by(chat_table.c.seq.desc())
+            .limit(CHAT_KEPT)
+        )
+        with self.engine.connect() as conn:
+            lines = [ChatRow(c.seq, c.seat, c.text, c.created_at) for c in conn.execute(query)]
+        lines.reverse()
+        return lines
+
     def rooms_with_bots_to_resume(self) -> list[str]:
         """Ids of unfinished games with a bot seat (their bots carry on after a restart)."""
         query = (
@@ -437,6 +493,24 @@ def _settle(results: list[tuple[Waiter, BaseException | None]]) -> None:
                 fut.set_result(None)
             else:
                 fut.set_exception(err)
+
+
+def _is_key_clash(exc: Exception) -> bool:
+    """Whether a failed write hit a primary key already taken (and not another constraint).
+
+    PostgreSQL says so with SQLSTATE 23505 (unique violation), SQLite with the
+    extended error ``SQLITE_CONSTRAINT_PRIMARYKEY`` (or ``_UNIQUE``); any other
+    integrity error (a missing column value, say) is a bug, not a lost race.
+    """
+    if not isinstance(exc, IntegrityError):
+        return False
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":
+        return True
+    return getattr(orig, "sqlite_errorname", "") in (
+        "SQLITE_CONSTRAINT_PRIMARYKEY",
+        "SQLITE_CONSTRAINT_UNIQUE",
+    )
 
 
 class Writer:
@@ -493,7 +567,12 @@ class Writer:
 
     @staticmethod
     def _write(conn: Connection, batch: list[Job]) -> None:
-        appends = [op for op, _ in batch if isinstance(op, Append)]
+        # in (room, version) order: two instances writing overlapping batches to one
+        # PostgreSQL then take the key locks in the same order and cannot deadlock
+        appends = sorted(
+            (op for op, _ in batch if isinstance(op, Append)),
+            key=lambda a: (a.room_id, a.event.version),
+        )
         for op, _ in batch:
             if not isinstance(op, Append):
                 op(conn)
@@ -539,6 +618,11 @@ class Writer:
                 return
             if isinstance(exc, StorageError):
                 err = exc
+            elif _is_key_clash(exc):
+                # a row with this key exists: another writer won the race (no secret
+                # in the message; the driver's words stay out of it as below)
+                err = ConflictError("another write got there first (IntegrityError)")
+                err.__cause__ = exc
             else:
                 # The driver's message quotes the SQL and its parameters (a room's seed
                 # among them), so it goes to the server log only; clients get the kind.

@@ -31,6 +31,8 @@ class Job:
     mode: str = "clear"
     max_nodes: int = DEFAULT_MAX_NODES
     max_seconds: float = 60.0
+    #: golf under PySolFC's rule, nothing on a King (see :class:`~.position.Position`)
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def run_job(job: Job) -> Outcome:
     variant: dict[str, object] = {}
     if job.jokers is not None:
         variant["jokers_per_round"] = job.jokers
-    pos = deal_position(job.layout, job.deal, wrap=job.wrap, **variant)
+    pos = deal_position(job.layout, job.deal, wrap=job.wrap, strict=job.strict, **variant)
     cpu = time.process_time()
     r = solve(pos, job.mode, max_nodes=job.max_nodes, max_seconds=job.max_seconds)
     cpu = time.process_time() - cpu
@@ -170,6 +172,7 @@ def write_verdicts(path: Path, job: Job, outcomes: list[Outcome]) -> None:
         "format": "pyramids-solver-verdicts",
         "layout": job.layout,
         "wrap": job.wrap,
+        "strict": job.strict,
         "jokers": job.jokers,
         "mode": job.mode,
         "max_nodes": job.max_nodes,

@@ -43,8 +43,11 @@ def _cards(words: list[str], where: str) -> list[int]:
     return out
 
 
-def parse_board(text: str, *, wrap: bool = False) -> Position:
-    """Read a Golf board; raise :class:`BoardError` naming the faulty line."""
+def parse_board(text: str, *, wrap: bool = False, strict: bool = False) -> Position:
+    """Read a Golf board; raise :class:`BoardError` naming the faulty line.
+
+    ``strict``: PySolFC's default rule, nothing may go on a King (no wrap).
+    """
     lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
     talon: list[int] | None = None
@@ -92,7 +95,9 @@ def parse_board(text: str, *, wrap: bool = False) -> Position:
             else:
                 cards.append(missing.pop())
                 removed |= 1 << (k * DEPTH + d)
-    return Position(GOLF, tuple(cards), waste, tuple(talon), wrap=wrap, removed=removed)
+    return Position(
+        GOLF, tuple(cards), waste, tuple(talon), wrap=wrap, removed=removed, strict=strict
+    )
 
 
 def format_board(pos: Position) -> str:

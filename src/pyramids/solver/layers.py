@@ -40,7 +40,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP
 from pyramids.games.piramides.layout import Layout
 from pyramids.solver.position import JOKER, Position
 
@@ -161,7 +160,7 @@ def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
     ranks = [c % 13 for c in pos.cards]
     stock = [c % 13 for c in pos.stock]
     layers = len(stock) + 1
-    table = NEXT_RANKS if pos.wrap else NEXT_RANKS_NO_WRAP
+    table = pos.follow
     # one bit in every layer field: times a waste set, that set in every layer
     every_layer = sum(1 << _FIELD * s for s in range(layers))
     # fit[i]: the wastes position i's card may go on (a joker: any), in every layer
@@ -260,6 +259,145 @@ def _line_back(
             if on and _lowest(on) // _FIELD == layer:
                 out.append(i)
                 k, w = parent, _lowest(on) % _FIELD
+                break
+        else:  # pragma: no cover - the pass recorded a state no move explains
+            raise AssertionError("no move leads to a reached state")
+    out.reverse()
+    return out
+
+
+def clear_by_levels(pos: Position, max_nodes: int, deadline: float) -> tuple[bool, list[int], int]:
+    """:func:`clear_by_layers` for layouts with too many removable sets to list: only those reached.
+
+    Why: golf has up to 6⁷ removable sets, too many to tabulate as the
+    pyramid's 1,430 are, yet a lost golf deal with the King-Ace wrap made the
+    depth-first search visit up to a million states. The same pass works
+    over the sets a deal actually reaches: they are kept level by level (one
+    dict per card count, set -> layer fields), each level expanded once after
+    the one before it is complete, so every set is handled once, after every
+    set it comes from, as in :func:`clear_by_layers`. The first time the full
+    set is reached the round is won and the line is read back from the
+    levels. No jokers (golf and tripeaks have none); a *node* is one reached
+    set. Raises :class:`LayerLimit` past ``max_nodes`` nodes or ``deadline``.
+    """
+    if pos.jokers:
+        raise ValueError("clear_by_levels plays rounds without jokers")
+    layout = pos.layout
+    full = layout.full_mask
+    if pos.removed == full:
+        return True, [], 0
+    covers, covered_by = layout.covers, layout.covered_by
+    ranks = [c % 13 for c in pos.cards]
+    stock = [c % 13 for c in pos.stock]
+    layers = len(stock) + 1
+    table = pos.follow
+    every_layer = sum(1 << _FIELD * s for s in range(layers))
+    fit_of_rank = [
+        sum(1 << w for w in range(13) if table[w] >> r & 1) * every_layer for r in range(13)
+    ]
+    fit = [fit_of_rank[r] for r in ranks]
+    put_of_rank = _puts(layers)
+    put = [put_of_rank[r] for r in ranks]
+    turns = [0] * layers
+    for t in range(layers - 1, 0, -1):
+        turns[t - 1] = turns[t] | 1 << (_FIELD * t + stock[t - 1])
+    waste = pos.waste % 13
+    level: dict[int, int] = {pos.removed: 1 << waste}
+    frees: dict[int, int] = {pos.removed: pos.free}
+    levels = [level]
+    nodes = 0
+    check_at = min(_CHECK_EVERY, max_nodes)
+    while level:
+        upper: dict[int, int] = {}
+        for removed, fields in level.items():
+            nodes += 1
+            if nodes >= check_at:
+                if nodes >= max_nodes or time.perf_counter() > deadline:
+                    raise LayerLimit(nodes)
+                check_at = min(nodes + _CHECK_EVERY, max_nodes)
+            first = (fields & -fields).bit_length() - 1
+            fields |= turns[first // _FIELD]
+            level[removed] = fields
+            free = frees[removed]
+            rest = free
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                i = bit.bit_length() - 1
+                on = fields & fit[i]
+                if not on:
+                    continue
+                grown = removed | bit
+                if grown == full:
+                    at = (on & -on).bit_length() - 1
+                    line = _line_back_levels(
+                        layout, levels, removed, at // _FIELD, at % _FIELD, stock, ranks, fit
+                    )
+                    return True, [*line, i], nodes
+                value = put[i][(on & -on).bit_length()]
+                known = upper.get(grown)
+                if known is None:
+                    upper[grown] = value
+                    opened = free ^ bit
+                    for p in covers[i]:
+                        if not covered_by[p] & ~grown:
+                            opened |= 1 << p
+                    frees[grown] = opened
+                else:
+                    upper[grown] = known | value
+        levels.append(upper)
+        level = upper
+    return False, [], nodes
+
+
+def _line_back_levels(
+    layout: Layout,
+    levels: list[dict[int, int]],
+    removed: int,
+    layer: int,
+    waste: int,
+    stock: list[int],
+    ranks: list[int],
+    fit: list[int],
+) -> list[int]:
+    """The line from the start to (``removed``, ``waste`` in ``layer``), from the levels.
+
+    As :func:`_line_back`: each step finds a move from a set with one card
+    fewer, or turns from the set's first layer, that gives the recorded
+    earliest layer; the sets a card can have come from are those whose last
+    card played lay on no card still there and was no longer covered.
+    """
+    covered_by, covers = layout.covered_by, layout.covers
+    base = levels[0]
+    (origin,) = base
+    start_waste = _lowest(base[origin]) % _FIELD
+    depth = removed.bit_count() - origin.bit_count()
+    out: list[int] = []
+    while (removed, waste, layer) != (origin, start_waste, 0):
+        fields = levels[depth][removed]
+        first = _lowest(fields)
+        if first < layer * _FIELD and stock[layer - 1] == waste:
+            out.extend([DRAW_CODE] * (layer - first // _FIELD))
+            layer, waste = divmod(first, _FIELD)
+            continue
+        below = levels[depth - 1] if depth else {}
+        rest = removed & ~origin
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            i = bit.bit_length() - 1
+            parent = removed ^ bit
+            if (
+                ranks[i] != waste
+                or covered_by[i] & ~parent
+                or any(parent >> p & 1 for p in covers[i])
+            ):
+                continue
+            on = below.get(parent, 0) & fit[i]
+            if on and _lowest(on) // _FIELD == layer:
+                out.append(i)
+                removed, waste = parent, _lowest(on) % _FIELD
+                depth -= 1
                 break
         else:  # pragma: no cover - the pass recorded a state no move explains
             raise AssertionError("no move leads to a reached state")

@@ -10,11 +10,12 @@ two cannot drift apart unnoticed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pyramids.engine.registry import new_game
 from pyramids.games.piramides import GAME, JOKER, PiramidesState
+from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP, NEXT_RANKS_STRICT
 from pyramids.games.piramides.layout import LAYOUTS, Layout
 
 
@@ -35,12 +36,25 @@ class Position:
     removed: int = 0
     #: steps of the current run (score mode: the next card scores 5·(run+1))
     run: int = 0
+    #: PySolFC's default Golf rule: nothing may go on a King (and no wrap). The
+    #: engine does not play this rule; the solver decides deals under it so that
+    #: its verdicts can be checked against other Golf solvers
+    strict: bool = False
 
     def __post_init__(self) -> None:
         if len(self.cards) != self.layout.size:
             raise ValueError(f"a {self.layout.name} needs {self.layout.size} cards")
         if self.removed & ~self.layout.full_mask:
             raise ValueError("removed names positions the layout does not have")
+        if self.strict and self.wrap:
+            raise ValueError("strict golf has no King-Ace wrap: give wrap=False")
+
+    @property
+    def follow(self) -> tuple[int, ...]:
+        """For a waste rank index (0..12), the bitmask of the rank indices that may go on it."""
+        if self.strict:
+            return NEXT_RANKS_STRICT
+        return NEXT_RANKS if self.wrap else NEXT_RANKS_NO_WRAP
 
     @property
     def free(self) -> int:
@@ -88,8 +102,18 @@ def deal_state(
     return state
 
 
-def deal_position(layout: str, deal: int, *, wrap: bool | None = None, **variant: Any) -> Position:
-    """Deal number ``deal`` of ``layout`` as a solver position."""
+def deal_position(
+    layout: str, deal: int, *, wrap: bool | None = None, strict: bool = False, **variant: Any
+) -> Position:
+    """Deal number ``deal`` of ``layout`` as a solver position (``strict``: see :class:`Position`).
+
+    A strict deal is the same deal as without wrap; only the rule differs.
+    """
+    if strict:
+        if wrap:
+            raise ValueError("strict golf has no King-Ace wrap")
+        pos = position_of(deal_state(layout, deal, wrap=False, **variant))
+        return replace(pos, strict=True)
     return position_of(deal_state(layout, deal, wrap=wrap, **variant))
 
 

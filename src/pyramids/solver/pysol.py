@@ -38,6 +38,6 @@ def pysol_board(deal: int) -> str:
     return text
 
 
-def pysol_position(deal: int, *, wrap: bool = False) -> Position:
-    """PySolFC's Golf deal number ``deal`` as a solver position."""
-    return parse_board(pysol_board(deal), wrap=wrap)
+def pysol_position(deal: int, *, wrap: bool = False, strict: bool = False) -> Position:
+    """PySolFC's Golf deal number ``deal`` as a solver position (``strict``: PySolFC's rule)."""
+    return parse_board(pysol_board(deal), wrap=wrap, strict=strict)

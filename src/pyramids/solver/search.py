@@ -58,7 +58,6 @@ import time
 from dataclasses import dataclass, field
 
 from pyramids.games.piramides import DRAW, PLAY, USE_JOKER, PiramidesMove
-from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP
 from pyramids.games.piramides.game import (
     CLEAR_BONUS,
     JOKER_PENALTY,
@@ -160,7 +159,7 @@ class _Tables:
         self.rank_pos = [0] * 13
         for i, r in enumerate(self.ranks):
             self.rank_pos[r] |= 1 << i
-        table = NEXT_RANKS if pos.wrap else NEXT_RANKS_NO_WRAP
+        table = pos.follow
         # follow[w]: positions whose card may go on a waste of rank w (13 = joker: all)
         self.follow = [
             sum(self.rank_pos[s] for s in range(13) if table[w] >> s & 1) for w in range(13)
@@ -170,10 +169,15 @@ class _Tables:
         self.waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
         # stock_counts[sp]: cards per rank still in the stock once sp cards are turned,
         # packed 3 bits per rank (never more than 4 of a rank)
+        # (strict golf: a King passes the waste to nothing, so stock Kings are left out:
+        # they are no predecessors, and nothing is reached from them)
         self.stock_counts = [0] * (n + 1)
         for k in range(n - 1, -1, -1):
-            self.stock_counts[k] = self.stock_counts[k + 1] + (1 << 3 * self.stock[k])
+            gives = 0 if pos.strict and self.stock[k] == 12 else 1 << 3 * self.stock[k]
+            self.stock_counts[k] = self.stock_counts[k + 1] + gives
         self.wrap = pos.wrap
+        #: the count-field bits of the ranks the waste moves on from (strict golf: not King)
+        self.steps_from = _LOW & ~(1 << 36) if pos.strict else _LOW
         self.counts = sum((self.rank_pos[r] & remaining).bit_count() << 3 * r for r in range(13))
         # blocks[i]: every position that waits, directly or not, for position i to go
         self.blocks = [0] * layout.size
@@ -209,7 +213,7 @@ _ODD = sum(7 << 3 * r for r in range(1, 13, 2))
 _CARRY = 39
 
 
-def _unreachable(left: int, reach: int, wrap: bool) -> bool:
+def _unreachable(left: int, reach: int, wrap: bool, steps_from: int = _LOW) -> bool:
     """Rank reachability: is some rank left in the layout out of reach for good?
 
     ``left`` has the lowest bit of each rank's count field set for the ranks
@@ -218,11 +222,14 @@ def _unreachable(left: int, reach: int, wrap: bool) -> bool:
     layout card is played on a waste one rank away; the waste starts from a
     rank of ``reach`` and moves by steps of one rank through ranks still in
     the layout. On these packed masks a shift by 3 is a step of one rank.
+    Only the ranks in ``steps_from`` lead on (strict golf: nothing goes on a
+    King, so a King is reached but leads nowhere).
     """
     while True:
-        near = reach << 3 | reach >> 3
+        source = reach & steps_from
+        near = source << 3 | source >> 3
         if wrap:
-            near |= reach >> 36 | (reach & 1) << 36
+            near |= source >> 36 | (source & 1) << 36
         more = near & left & ~reach
         if not more:
             return bool(left & ~reach)
@@ -362,6 +369,7 @@ def _clear(
     ranks, stock, follow = t.ranks, t.stock, t.follow
     nstock = len(stock)
     stock_counts, wrap, blocks, gives = t.stock_counts, t.wrap, t.blocks, t.gives
+    steps_from = t.steps_from
     waste_count = [1 << 3 * r for r in range(13)] + [0]
     field_of = waste_count
     jokers = pos.jokers > 0
@@ -411,7 +419,7 @@ def _clear(
         rkey = (lay | lay >> 1 | lay >> 2) & _LOW | ((extra | extra >> 1 | extra >> 2) & _LOW) << 39
         cut = reaches.get(rkey)
         if cut is None:
-            cut = reaches[rkey] = _unreachable(rkey & _LOW, rkey >> 39, wrap)
+            cut = reaches[rkey] = _unreachable(rkey & _LOW, rkey >> 39, wrap, steps_from)
         return short + (256 if cut else 0)
 
     def lost(key: int, sp: int, jk: int) -> None:

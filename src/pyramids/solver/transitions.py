@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP
 from pyramids.solver.position import JOKER, Position
 from pyramids.solver.search import DRAW_CODE, JOKER_CODE
 
@@ -17,7 +16,7 @@ def legal_codes(pos: Position) -> list[int]:
     """The legal move codes of ``pos`` (none once the layout is cleared)."""
     if pos.removed == pos.layout.full_mask:
         return []
-    table = NEXT_RANKS if pos.wrap else NEXT_RANKS_NO_WRAP
+    table = pos.follow
     free = pos.free
     codes = [
         i

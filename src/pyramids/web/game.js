@@ -309,7 +309,7 @@ export class GameScreen {
     fill(this.sideMain,
       el("h2", {}, this.summary.title),
       this.summary.practice ? el("p", { class: "practice", id: "practice" }, t("Practice room: its creator chose the deal, so it may be known in advance.")) : null,
-      this.summary.commitment && !v.is_over ? el("details", { class: "commitment" }, el("summary", {}, t("Fair deal")),
+      this.summary.commitment && !v.is_over && seats.length > 1 ? el("details", { class: "commitment" }, el("summary", {}, t("Fair deal")),
         el("p", { class: "small" }, t("Before the first move the server published this fingerprint of the deal. When the game ends it reveals the deal, and the replay checks that they match.")),
         el("code", { class: "hash" }, this.summary.commitment)) : null,
       this.deal !== undefined ? el("p", { class: "deal", id: "deal-no" }, t("Deal #{deal}", { deal: this.deal })) : null,

@@ -88,7 +88,8 @@ def summary(view: View) -> Table:
             "+50" if r["cleared"] else _("no"),
             str(r["total"]),
         )
-    table.add_row("", "", "", "", f"[bold]{_('Score')}[/]", f"[bold]{view['scores'][0]}[/]")
+    score = Text(_("Score"), style="bold")
+    table.add_row("", "", "", "", score, Text(str(view["scores"][0]), style="bold"))
     return table
 
 

@@ -297,12 +297,12 @@ def summary(view: View) -> Table:
     table.add_column(_("Place"), justify="right")
     ranking = view.get("ranking") or [None] * view["players"]
     for p, pyr in enumerate(view["pyramids"]):
-        floors = []
+        floors: list[str | Text] = []
         for fs in pyr["floor_scores"]:
             areas = " ".join(f"{LETTER[a['colour']]}{a['jewels']}" for a in fs["areas"]) or "-"
             floors.append(f"[bold]{fs['total']}[/] [dim]= {areas} +{fs['bonus']}[/]")
         if pyr["out"] and len(floors) < 4:
-            floors.append(f"[red]{_('went out')}[/]")
+            floors.append(Text(_("went out"), style="red"))
         floors += [""] * (4 - len(floors))
         table.add_row(
             view["names"][p],

@@ -65,7 +65,7 @@ class ActionCodec(ABC):
 
     def legal_actions(self, state: State[Any]) -> list[int]:
         """The ids of the legal moves, ascending (OpenSpiel requires sorted ids)."""
-        return sorted({self.encode(state, m) for m in state.legal_moves()})
+        return sorted(set(self.legal_ids(state)))
 
     def mask(self, state: State[Any]) -> BoolArray:
         """Boolean mask over all ids: True exactly for the legal moves' ids."""

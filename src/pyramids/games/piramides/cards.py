@@ -87,6 +87,9 @@ def _next_ranks(wrap: bool) -> tuple[int, ...]:
 NEXT_RANKS: tuple[int, ...] = _next_ranks(True)
 #: The same without the King–Ace wrap (the ``wrap=false`` option, classic Golf).
 NEXT_RANKS_NO_WRAP: tuple[int, ...] = _next_ranks(False)
+#: PySolFC's default Golf: no wrap, and nothing may go on a King (only the solver's
+#: ``strict`` golf uses it; the engine does not offer this rule).
+NEXT_RANKS_STRICT: tuple[int, ...] = (*NEXT_RANKS_NO_WRAP[:12], 0)
 
 
 #: Record names of the 52 cards, and the reverse lookup (fast path for setups).

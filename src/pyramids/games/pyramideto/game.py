@@ -87,6 +87,34 @@ def has_won(displayed: Sequence[int]) -> bool:
     return max(counts) >= WIN_SAME_FRAME or sum(1 for k in counts if k) >= WIN_FRAMES
 
 
+_BIT: tuple[int, ...] = tuple(1 << p for p in PIECES)
+_MEDIUM_UP = sum(_BIT[p] for p in PIECES if SIZE[p] >= 1)
+_LARGE = sum(_BIT[p] for p in PIECES if SIZE[p] == 2)
+
+#: moves of one piece by key ``(targets << 5 | piece) << 1 | on a piece`` (see legal_moves)
+_GROUP_MOVES: dict[int, tuple[PyramidetoMove, ...]] = {}
+_GROUP_MOVES_MAX = 1 << 17
+
+
+def _group_moves(key: int) -> tuple[PyramidetoMove, ...]:
+    """The moves of a piece (with everything on it) for a key of :meth:`legal_moves`.
+
+    Onto each target in ascending order, then to the table if the piece
+    stands on another one: the order in which the moves were always listed.
+    """
+    off_table = key & 1
+    p = key >> 1 & 31
+    targets = key >> 6
+    row = MOVE_ONTO[p]
+    out = [row[u] for u in PIECES if targets >> u & 1]
+    if off_table:
+        out.append(TO_TABLE[p])
+    if len(_GROUP_MOVES) >= _GROUP_MOVES_MAX:
+        _GROUP_MOVES.clear()
+    moves = _GROUP_MOVES[key] = tuple(out)
+    return moves
+
+
 # Knowledge facts: (viewer, card, locations). A location is a deck slot (its
 # serial number, >= 0) or a hand (-(seat + 1)); the card is in one of them.
 _Fact = tuple[int, int, frozenset[int]]
@@ -146,24 +174,36 @@ class PyramidetoState(State[PyramidetoMove]):
         return self._over
 
     def legal_moves(self) -> list[PyramidetoMove]:
+        """Every group move (stacks in order of their top piece, each walked down), then exchanges.
+
+        A piece's moves depend only on which tops fit it (a mask), the top of
+        its own stack (excluded) and whether it stands on the table, so each
+        such row is built once and kept (:func:`_group_moves`); random
+        playouts call this at every ply, and building the rows was most of
+        their time.
+        """
         if self._over:
             return []
         above = self._above
         below = self._below
         tops = [t for t in PIECES if above[t] < 0]
+        tmask = 0
+        for t in tops:
+            tmask |= _BIT[t]
         # targets by the size of the lowest moved piece: any top, medium+, large
-        fit = (tops, [u for u in tops if SIZE[u]], [u for u in tops if SIZE[u] == 2])
+        fit = (tmask, tmask & _MEDIUM_UP, tmask & _LARGE)
         last = self._last
         moves: list[PyramidetoMove] = []
+        rows = _GROUP_MOVES
         for t in tops:
+            own = ~_BIT[t]
             p = t
             while p >= 0:
                 q = below[p]
                 if p != last:
-                    row = MOVE_ONTO[p]
-                    moves.extend([row[u] for u in fit[SIZE[p]] if u != t])
-                    if q >= 0:
-                        moves.append(TO_TABLE[p])
+                    key = ((fit[SIZE[p]] & own) << 5 | p) << 1 | (q >= 0)
+                    row = rows.get(key)
+                    moves.extend(_group_moves(key) if row is None else row)
                 p = q
         if self._deck:
             moves.extend([EXCHANGE[c] for c in self._hands[self._turn]])

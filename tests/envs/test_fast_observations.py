@@ -1,0 +1,108 @@
+"""The adapters' fast paths give exactly what the view-based definitions give.
+
+The observation of a seat is *defined* as the codec's encoding of
+``view(seat)``, which is what guarantees that nothing hidden leaks. The
+adapters build it straight from the state instead (``encode_state``,
+``encode_states``) and the mask from a table (``legal_ids``), because a view
+costs more than the game; these property tests check on random states of
+every game and player count that the fast results are the same arrays, for
+every seat and the spectator.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numpy", reason="the research adapters need numpy: pip install pyramids[rl]")
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pyramids
+from pyramids.engine.rng import Rng
+from pyramids.engine.state import State
+from pyramids.envs.encodings import make_codec
+from pyramids.envs.encodings.base import GameCodec
+from tests.envs.cases import CODEC_CASES, CODEC_IDS
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+#: plies at which a state is checked: early ones, and deep into long games
+plies = st.integers(min_value=0, max_value=600)
+
+_CODECS: dict[tuple[str, int, str], GameCodec] = {}
+
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "piramides": [{}, {"face_down": True}, {"layout": "tripeaks"}, {"layout": "golf"}],
+    "pyramido-treasure": [{}, {"shuffle_fields": True}],
+}
+
+
+def codec_for(game_id: str, players: int, variant: dict[str, Any]) -> GameCodec:
+    key = (game_id, players, repr(sorted(variant.items())))
+    if key not in _CODECS:
+        _CODECS[key] = make_codec(game_id, players, variant)
+    return _CODECS[key]
+
+
+def state_at(game_id: str, players: int, variant: dict[str, Any], seed: int, ply: int) -> State[Any]:
+    """A random game of ``seed`` played on for ``ply`` random moves (or to its end)."""
+    state = pyramids.new_game(game_id, players=players, seed=seed, **variant)
+    rng = Rng(seed ^ 0x5A5A)
+    while not state.is_over and state.ply < ply:
+        moves = state.legal_moves()
+        state.play(moves[rng.below(len(moves))])
+    return state
+
+
+def assert_same(a: Any, b: Any) -> None:
+    assert a.dtype == b.dtype and a.shape == b.shape
+    assert np.array_equal(a, b), np.flatnonzero(a != b)[:10]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
+@settings(max_examples=12, deadline=None)
+@given(seed=seeds, ply=plies, which=st.integers(min_value=0, max_value=3))
+def test_fast_observation_equals_the_encoding_of_the_view(
+    game_id: str, players: int, seed: int, ply: int, which: int
+) -> None:
+    options = VARIANTS.get(game_id, [{}])
+    variant = options[which % len(options)]
+    codec = codec_for(game_id, players, variant)
+    state = state_at(game_id, players, variant, seed, ply)
+    for seat in [None, *range(players)]:
+        assert_same(
+            codec.observations.encode_state(state, seat),
+            codec.observations.encode(state.view(seat)),
+        )
+    ids = sorted({codec.actions.encode(state, m) for m in state.legal_moves()})
+    assert sorted(codec.actions.legal_ids(state)) == ids
+    assert list(np.flatnonzero(codec.actions.mask(state))) == ids
+
+
+@pytest.mark.parametrize("variant", VARIANTS["piramides"], ids=repr)
+def test_batched_observations_equal_the_single_ones(variant: dict[str, Any]) -> None:
+    codec = codec_for("piramides", 1, variant)
+    states = [state_at("piramides", 1, variant, seed, seed % 40) for seed in range(30)]
+    batch = codec.observations.encode_states(states, 0)
+    assert_same(batch, np.stack([codec.observations.encode(s.view(0)) for s in states]))
+
+
+def test_the_memo_of_last_reveals_follows_each_copy() -> None:
+    """Copies share the old part of the reveal list: each must still see its own history."""
+    state = state_at("pyramido-treasure", 2, {}, 5, 200)
+    a, b = state.copy(), state.copy()
+    rng = Rng(1)
+    for _ in range(30):
+        for s in (a, b):
+            if not s.is_over:
+                moves = s.legal_moves()
+                s.play(moves[rng.below(len(moves))])
+    for s in (state, a, b):
+        history = s.reveal_history()
+        last = [-1] * 48
+        for ply, spot in history:
+            last[spot] = ply
+        assert list(s.last_reveals()) == last
