@@ -120,9 +120,10 @@ def main() -> None:
         players = 1 if game.max_players == 1 else 2
         figures = compare(game.id, players)
         ratio = figures["ratio"]
+        mine, other = statistics.median(figures["ours"]), statistics.median(figures["theirs"])
         print(
-            f"   {game.id + f' {players}p':<22} ours {statistics.median(figures['ours']):>7,.0f} it/s"
-            f"   OpenSpiel MCTSBot {statistics.median(figures['theirs']):>6,.0f} it/s"
+            f"   {game.id + f' {players}p':<22} ours {mine:>7,.0f} it/s"
+            f"   OpenSpiel MCTSBot {other:>6,.0f} it/s"
             f"   ours {statistics.median(ratio):.1f}x ({min(ratio):.1f}-{max(ratio):.1f})"
         )
 

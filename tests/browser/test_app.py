@@ -298,3 +298,32 @@ def test_a_practice_room_says_so_to_every_player(page: Any, web: LiveServer) -> 
     page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][1]['token']}")
     page.wait_for_selector("#practice")
     assert "chose the deal" in page.inner_text("#practice")
+
+
+def test_lobby_creates_a_practice_room_with_a_chosen_deal(page: Any, web: LiveServer) -> None:
+    page.goto(f"{web.url}/#/")
+    page.click("[data-game='pyramideto']")
+    page.click(".table-options summary")
+    page.check("#practice")
+    page.check("#spectator-chat")
+    page.fill("#deal", "321")
+    page.click("#create")
+    page.wait_for_selector("#practice")
+    rid = page.evaluate("() => location.hash.split('/')[2]")
+    summary = HTTP.get(f"{web.url}/api/rooms/{rid}").json()
+    assert summary["practice"] is True
+
+
+def test_replay_shows_the_review_with_its_graph(page: Any, web: LiveServer) -> None:
+    rid, _ = finish_piramides(web, seed=45)
+    page.goto(f"{web.url}/#/replay/{rid}")
+    page.wait_for_selector("#review .review-graph", timeout=60_000)
+    points = page.locator("#review circle.review-point")
+    assert points.count() > 0
+    page.keyboard.press("End")
+    page.wait_for_selector("#replay-pos:not(:has-text('start'))")
+    last = page.inner_text("#replay-pos")
+    points.first.click()  # the first decision is the position before the first move
+    page.wait_for_function(
+        f"() => document.querySelector('#replay-pos').innerText !== {last!r}"
+    )

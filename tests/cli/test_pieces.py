@@ -277,5 +277,7 @@ def test_every_terminal_message_is_a_catalog_entry() -> None:
         "Moves you can type now, for example:",
         "Save the record of this game?",
         "That list is out of date: a move was played since.",
+        "this help",
+        "the best move, by solving N sampled stock orders (score: best points, not clearing)",
     ):
         assert message in ids

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -35,6 +36,47 @@ def unavailable(reason: str, flag: str = "PYRAMIDS_REQUIRE_REDIS") -> NoReturn:
     if os.environ.get(flag) == "1":
         pytest.fail(f"cluster tests required in CI ({flag}=1) but {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def distinct_ports(count: int) -> list[int]:
+    """``count`` different free loopback ports (each held until all are chosen)."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(count):
+            s = stack.enter_context(socket.socket())
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+        return ports
+
+
+def quiet_ports(count: int, consecutive: int = 1) -> list[int]:
+    """Free loopback ports below the kernel's range for outgoing connections.
+
+    Why: a port chosen now and bound seconds later (a service still starting)
+    may meanwhile become the source port of some outgoing connection if it is
+    in that range; below it, nothing takes it unasked. The first
+    ``consecutive`` ports follow each other (instances on FIRST, FIRST+1, ...).
+    """
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(10000, low - consecutive - count)
+        wanted = list(range(first, first + consecutive))
+        wanted += rng.sample(range(10000, low), count - consecutive)
+        if len(set(wanted)) != len(wanted):
+            continue
+        try:
+            with contextlib.ExitStack() as stack:
+                for port in wanted:
+                    sock = stack.enter_context(socket.socket())
+                    sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return wanted
+    raise RuntimeError("no free ports")
 
 
 def wait_for_port(port: int, timeout: float = 10.0) -> bool:

@@ -36,11 +36,11 @@ from sqlalchemy import create_engine, select
 
 import pyramids
 from pyramids.engine.state import State
-from pyramids.server.launch import free_port, serve_command, wait_until_serving
+from pyramids.server.launch import serve_command, wait_until_serving
 from pyramids.server.storage import events_table, rooms_table
 from tests.cluster.clients import Watcher
 from tests.cluster.conftest import new_database
-from tests.cluster.services import RedisServer
+from tests.cluster.services import RedisServer, distinct_ports
 from tests.server.postgres import Cluster
 
 KILLS = 12
@@ -57,7 +57,7 @@ class Fleet:
     def __init__(self, database_url: str, broker_url: str) -> None:
         self.database_url = database_url
         self.broker_url = broker_url
-        self.ports = [free_port() for _ in range(INSTANCES)]
+        self.ports = distinct_ports(INSTANCES)
         self.pids: list[int | None] = [None] * INSTANCES
         self.procs: list[subprocess.Popen[bytes]] = []
         root = Path(__file__).resolve().parents[2]
@@ -80,12 +80,19 @@ class Fleet:
             proc = subprocess.Popen(
                 serve_command(port, self.database_url, BOT_DELAY, options),
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
             self.procs.append(proc)
             self.pids[k] = proc.pid
         for k in range(INSTANCES):
-            assert wait_until_serving(self.url(k), timeout=60), f"instance {k} did not start"
+            if not wait_until_serving(self.url(k), timeout=60):
+                proc = self.procs[k]
+                proc.kill()
+                _, err = proc.communicate(timeout=10)
+                raise AssertionError(f"instance {k} did not start: {err.decode()[-2000:]}")
+        for proc in self.procs:  # nothing more is read from them: let their errors go
+            assert proc.stderr is not None
+            proc.stderr.close()
 
     def restart(self, k: int) -> None:
         """A forked instance on the same port (the address comes back, as a restarted pod's)."""
@@ -250,12 +257,19 @@ class Run:
         home = _home(game, seat)
         path = f"/api/rooms/{game.room}/moves"
         body = {"token": game.tokens[seat], "move": text, "version": game.version}
-        try:
-            r = await client.post(f"{self.fleet.url(home)}{path}", json=body)
-        except httpx.HTTPError:
-            if await self.resolve(game, seat, text):
-                return {"version": game.version + 1}
-            return None
+        for attempt in range(INSTANCES * 20):
+            url = self.fleet.url((home + attempt) % INSTANCES)
+            try:
+                r = await client.post(f"{url}{path}", json=body)
+                break
+            except httpx.ConnectError:  # nothing listens there (yet): never sent, try another
+                await asyncio.sleep(0.01)
+            except httpx.HTTPError:  # sent, and the answer lost with the instance
+                if await self.resolve(game, seat, text):
+                    return {"version": game.version + 1}
+                return None
+        else:
+            raise AssertionError("no instance took the move")
         assert r.status_code == 200, r.text
         answer: dict[str, Any] = r.json()
         return answer
@@ -368,10 +382,17 @@ def test_sigkill_instances_under_load_loses_nothing(
                     await asyncio.sleep(0.2)
                 run.stop_playing = True
                 await asyncio.gather(*drivers)
-                for game in run.games:  # every watcher reaches the stored version
-                    assert game.watcher is not None
-                    stored = len(await asyncio.to_thread(run.stored, game.room))
-                    await game.watcher.wait_version(stored, timeout=15)
+                # every watcher reaches the stored version, once no bot has a reply left
+                settled: list[int] = []
+                while True:
+                    now = [len(await asyncio.to_thread(run.stored, g.room)) for g in run.games]
+                    for game, stored in zip(run.games, now, strict=True):
+                        assert game.watcher is not None
+                        await game.watcher.wait_version(stored, timeout=15)
+                    if now == settled:
+                        break
+                    settled = now
+                    await asyncio.sleep(0.5)
                 run.stop = True
                 await asyncio.gather(*tasks)
 

@@ -47,7 +47,9 @@ def codec_for(game_id: str, players: int, variant: dict[str, Any]) -> GameCodec:
     return _CODECS[key]
 
 
-def state_at(game_id: str, players: int, variant: dict[str, Any], seed: int, ply: int) -> State[Any]:
+def state_at(
+    game_id: str, players: int, variant: dict[str, Any], seed: int, ply: int
+) -> State[Any]:
     """A random game of ``seed`` played on for ``ply`` random moves (or to its end)."""
     state = pyramids.new_game(game_id, players=players, seed=seed, **variant)
     rng = Rng(seed ^ 0x5A5A)

@@ -29,16 +29,17 @@ def test_each_row_is_the_single_environment_game() -> None:
     vec = PiramidesVectorEnv(num_envs=3)
     singles = [PyramidsEnv() for _ in deals]
     obs, info = vec.reset(options={"deals": deals})
-    single = [e.reset(options={"deal": d}) for e, d in zip(singles, deals, strict=True)]
+    for env, deal in zip(singles, deals, strict=True):
+        env.reset(options={"deal": deal})
     rng = np.random.default_rng(0)
     live = [True] * 3
     for _ in range(400):
         actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(axis=1)
-        obs, rewards, term, trunc, info = vec.step(actions)
+        obs, rewards, term, _, info = vec.step(actions)
         for i, env in enumerate(singles):
             if not live[i]:
                 continue
-            o, r, t, u, inf = env.step(int(actions[i]))
+            o, r, t, _, inf = env.step(int(actions[i]))
             assert np.array_equal(obs[i], o)
             assert rewards[i] == r and term[i] == t
             assert np.array_equal(info["action_mask"][i], inf["action_mask"])

@@ -246,17 +246,19 @@ def test_review_command_prints_the_table_summary_and_writes_a_png(tmp_path: Path
     saved = tmp_path / "review.json"
     result = CliRunner().invoke(
         app,
-        ["review", str(path), "--budget", "60", "--plot", str(png), "--json", str(saved)],
+        ["review", str(path), "--budget", "20", "--plot", str(png), "--json", str(saved)],
     )
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())
     assert "accuracy" in text and "Player 1" in text and "Player 2" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
     assert json.loads(saved.read_text())["game"] == "pyramideto"
-    one = CliRunner().invoke(app, ["review", str(path), "--budget", "60", "--seat", "2"])
+    one = CliRunner().invoke(app, ["review", str(path), "--budget", "20", "--seat", "2"])
     assert one.exit_code == 0 and "Player 1:" not in one.output
     bad = CliRunner().invoke(app, ["review", str(path), "--seat", "0"])
     assert bad.exit_code == 2 and "counted from 1" in bad.output
+    bad = CliRunner().invoke(app, ["review", str(path), "--budget", "lots"])
+    assert bad.exit_code == 2 and "'lots'" in bad.output
 
 
 def test_what_was_possible_names_the_move_that_lost_the_round() -> None:

@@ -23,7 +23,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,8 +201,15 @@ def run_arena(
     records: Path | None = None,
     stats: StatsFn | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[GameResult]:
-    """Play the whole schedule, in ``jobs`` processes; results in schedule order."""
+    """Play the whole schedule, in ``jobs`` processes; results in schedule order.
+
+    ``executor`` (e.g. :class:`pyramids.cluster.ray_executor.RayExecutor`) plays
+    the games instead of local processes, and is left running for its owner:
+    each game is a pure function of the configuration and its index, so the
+    results are the same wherever they are played.
+    """
     config.check()
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
@@ -212,20 +219,24 @@ def run_arena(
         where = str(records)
     matches = schedule(config)
     results: list[GameResult] = []
-    if jobs == 1:
+    if jobs == 1 and executor is None:
         for m in matches:
             r = play_match(config, m, where, stats)
             results.append(r)
             if on_result is not None:
                 on_result(r)
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    try:
         futures = [pool.submit(play_match, config, m, where, stats) for m in matches]
         for future in as_completed(futures):
             r = future.result()
             results.append(r)
             if on_result is not None:
                 on_result(r)
+    finally:
+        if executor is None:
+            pool.shutdown()
     results.sort(key=lambda r: r.index)
     return results
 

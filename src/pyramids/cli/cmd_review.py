@@ -241,8 +241,12 @@ def run_review(
     console = get_console()
     try:
         parse_budget(budget)
-    except ValueError as e:
-        raise fail(str(e)) from None
+    except ValueError:
+        message = _(
+            "the budget is quick, normal, deep or a number of iterations, not {budget}",
+            budget=repr(budget),
+        )
+        raise fail(message) from None
     if seat is not None:
         if seat < 1:
             raise fail(_("players are counted from 1: --seat 1 is the first player"))

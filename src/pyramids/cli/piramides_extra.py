@@ -37,7 +37,7 @@ DEFAULT_SAMPLES = 64
 CLOSE_CALL_SAMPLES = 256
 MAX_SAMPLES = 1000
 HINT_HELP = (
-    N_("hint [N] [score]"),
+    "hint [N] [score]",
     N_("the best move, by solving N sampled stock orders (score: best points, not clearing)"),
 )
 

@@ -39,6 +39,7 @@ from pyramids.engine.errors import IllegalMove, PyramidsError
 from pyramids.engine.records import make_record
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from pyramids.i18n import N_
 
 #: clear the screen and the terminal's scrollback (ESC[3J), cursor home
 CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
@@ -56,8 +57,8 @@ class Command(NamedTuple):
     """One entry of the command table: its names, how it is typed, what it does."""
 
     names: tuple[str, ...]
-    usage: str  # message id, e.g. "save FILE"
-    summary: str  # message id
+    usage: str  # as typed, e.g. "save FILE" (command words are not translated)
+    summary: str  # message id, marked with N_
     run: Callable[[Session, str], None]
 
 
@@ -284,21 +285,29 @@ def cmd_quit(session: Session, argument: str) -> None:
         session.leaving = True
 
 
+#: The built-in commands. Usages are what the player types (the loop reads English
+#: command words in every language); the summaries are translated.
 COMMANDS: tuple[Command, ...] = (
     Command(
         ("moves", "m", "list"),
         "moves",
-        "list the legal moves, numbered; then type a number to play one",
+        N_("list the legal moves, numbered; then type a number to play one"),
         cmd_moves,
     ),
     Command(
-        ("board", "b"), "board", "draw the position again (an empty line does the same)", cmd_board
+        ("board", "b"),
+        "board",
+        N_("draw the position again (an empty line does the same)"),
+        cmd_board,
     ),
-    Command(("undo", "u"), "undo", "take back your last move (single-player games)", cmd_undo),
-    Command(("save",), "save FILE", "save the game record so far as JSON", cmd_save),
-    Command(("help", "h", "?"), "help", "this help", cmd_help),
+    Command(("undo", "u"), "undo", N_("take back your last move (single-player games)"), cmd_undo),
+    Command(("save",), "save FILE", N_("save the game record so far as JSON"), cmd_save),
+    Command(("help", "h", "?"), "help", N_("this help"), cmd_help),
     Command(
-        ("quit", "q", "exit"), "quit", "leave the game (asks first if it is not over)", cmd_quit
+        ("quit", "q", "exit"),
+        "quit",
+        N_("leave the game (asks first if it is not over)"),
+        cmd_quit,
     ),
 )
 
@@ -518,7 +527,7 @@ def help_text(session: Session) -> RenderableType:
             continue
         seen.add(cmd.names[0])
         names = ", ".join(cmd.names[1:])
-        typed = _(cmd.usage) + (f"  ({names})" if names else "")
+        typed = cmd.usage + (f"  ({names})" if names else "")
         table.add_row(Text("  " + typed, style="cyan"), Text(_(cmd.summary)))
     table.add_row(Text("  " + _("<number>"), style="cyan"), Text(_("play that move of the list")))
     parts.append(table)

@@ -134,6 +134,7 @@ def run_solve(
     plot: Path | None,
     verdicts: Path | None,
     as_json: bool,
+    ray: str | None = None,
 ) -> None:
     """What ``pyramids solve`` does with its options (see the module docstring)."""
     if layout not in LAYOUTS:
@@ -153,9 +154,11 @@ def run_solve(
         raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
     if max_nodes < 1 or max_seconds <= 0:
         raise fail("--max-nodes and --max-seconds must be positive")
+    if ray is not None and deals is None:
+        raise fail("--ray solves ranges of deals: give --deals A..B")
     if deals is not None:
         _solve_range(
-            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts
+            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts, ray
         )
         return
     variant: dict[str, Any] = {"layout": layout}
@@ -241,7 +244,10 @@ def _solve_range(
     max_seconds: float,
     plot: Path | None,
     verdicts: Path | None,
+    ray: str | None = None,
 ) -> None:
+    from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
+
     try:
         numbers = parse_range(deals)
     except ValueError as e:
@@ -250,9 +256,12 @@ def _solve_range(
         raise fail("--jobs must be at least 1")
     todo = [Job(layout, n, wrap, jokers, mode, max_nodes, max_seconds) for n in numbers]
     start = time.perf_counter()
-    with progress_bar() as progress:
-        task = progress.add_task(f"solving {layout}", total=len(todo))
-        outcomes = run_jobs(todo, jobs, lambda _o: progress.advance(task))
+    try:
+        with ray_executor(ray) as executor, progress_bar() as progress:
+            task = progress.add_task(f"solving {layout}", total=len(todo))
+            outcomes = run_jobs(todo, jobs, lambda _o: progress.advance(task), executor)
+    except RayUnavailable as e:
+        raise fail(str(e)) from None
     wall = time.perf_counter() - start
     s = summarize(outcomes, wall)
     wrap_text = "default" if wrap is None else ("on" if wrap else "off")

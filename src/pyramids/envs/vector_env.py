@@ -41,7 +41,7 @@ from pyramids.envs.encodings import make_codec
 VECTOR_ENV_ID = "pyramids/Piramides-vector-v0"
 
 
-class PiramidesVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class PiramidesVectorEnv(VectorEnv):
     """``num_envs`` games of Pirámides (any variant) stepped as one batch."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012

@@ -11,14 +11,16 @@ not have:
 * the move actually played must be valued even where the game's shortlist
   (``candidates``) would never grow it: the root holds exactly the moves the
   caller asks about;
-* the played move is played out on every guess of the hidden cards, paired
-  with the move UCB1 picks among the others on the same guess, so its value
-  rests on enough playouts, however poor UCB1 finds it, and the difference
-  between the two (the loss) on much less noise (:func:`evaluate`).
+* the played move must be compared with its strongest rival on enough
+  playouts, however poor UCB1 finds it: after a screening phase finds the
+  rival, the two are played out in pairs on the same guesses of the hidden
+  cards, so the difference between them (the loss) is measured directly
+  (:func:`evaluate`).
 
 Why a separate function rather than an option of ``ai.mcts.search``: that loop
-is the hot path of every ``mcts`` player and is tuned on its own; a review
-calls this a few hundred times per game, where clarity wins.
+is the hot path of every ``mcts`` player and is tuned on its own, and none of
+the three changes above belongs in a move-chooser; the loop below the root is
+the same algorithm, written again here (``ai.mcts`` is not changed).
 
 Every iteration starts from ``state.determinize(seat, rng)``, and the real
 state is asked for nothing else (the root moves are the seat's own legal

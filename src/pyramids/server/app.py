@@ -52,6 +52,7 @@ from pyramids.server.protocol import (
     shown,
 )
 from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
+from pyramids.server.review_routes import add_review_routes
 from pyramids.server.rules_pages import rules_page
 from pyramids.server.storage import Store
 
@@ -199,6 +200,8 @@ def create_app(
         try:
             yield
         finally:
+            if "reviews" in holder:
+                await holder["reviews"].close()
             await manager.close()
             if broker is not None:
                 await broker.close()
@@ -614,6 +617,7 @@ def create_app(
     async def favicon() -> Response:
         return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
 
+    holder["reviews"] = add_review_routes(app, manager)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 

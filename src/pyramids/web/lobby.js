@@ -138,12 +138,18 @@ function createForm(box, g) {
     go.disabled = true;
     try { await createGame(g, seats, options, deal.value); } finally { go.disabled = false; }
   });
+  const table = g.max_players > 1 ? el("details", { class: "table-options" }, el("summary", {}, t("Table options")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "spectator-chat" }), " ", t("Spectators may read the chat")),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "practice" }), " ",
+      t("Practice room: choose the deal (every player is told; for analysis, not for fair play)")),
+    el("label", { class: "inline", for: "deal" }, t("Deal number"), " ", deal)) : null;
   add(box,
     el("h2", {}, t("New game of {game}", { game: g.title }), " ", el("a", { class: "small", href: `#/rules/${g.id}` }, t("rules"))),
     counts.length > 1 ? el("label", { class: "inline", for: "players" }, t("Players"), " ", count) : null,
     el("h3", {}, t("Seats")), seats,
     g.max_players === 1 ? el("label", { class: "inline", for: "deal" }, t("Deal number"), " ", deal) : null,
     g.options.length ? el("details", {}, el("summary", {}, t("Variant options")), options) : null,
+    table,
     go);
 }
 
@@ -172,6 +178,13 @@ async function createGame(g, seatsBox, optionsBox, dealText) {
   }
   const body = { game: g.id, seats, variant };
   if (g.max_players === 1) body.seed = dealText !== "" ? Number(dealText) : Math.floor(Math.random() * 1000000);
+  else {
+    if (document.getElementById("spectator-chat")?.checked) body.spectator_chat = true;
+    if (document.getElementById("practice")?.checked) {
+      body.practice = true;
+      if (dealText !== "") body.seed = Number(dealText);
+    }
+  }
   try {
     const room = await api("/api/rooms", { method: "POST", body });
     openCreated(room, g, mine);

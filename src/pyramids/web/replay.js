@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { t, number } from "./i18n.js";
 import { icon } from "./icons.js";
 import { checkDeal } from "./fair.js";
+import { loadReview, reviewPanel, reviewProgress, betterMoveAt, markBetterMove } from "./review.js";
 
 export async function replayPage(main, roomId, query, games, loadBoard) {
   const seatParam = query.get("seat");
@@ -20,6 +21,8 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
   };
   let i = total;
   let shownAt = -1;
+  let review = null;
+  const reviewBox = el("section", { class: "review-box", id: "review", "aria-label": t("Review") });
   const root = el("div", { class: "board", id: "board" });
   const label = el("span", { id: "replay-pos", "aria-live": "polite" });
   const slider = el("input", { type: "range", min: 0, max: total, value: i, "aria-label": t("Position in the game") });
@@ -38,6 +41,8 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
       : t("move {n} of {total}: {move}", { n: number(k), total: number(total), move: data.moves[k - 1] });
     fill(root);
     board.render(root, { view, legal: null, seat: data.seat, seats: data.seats, prev, interactive: false, move: () => {}, ui: {}, redraw: () => {}, lastMover: null });
+    const better = review && betterMoveAt(review, k);
+    if (better) markBetterMove(root, better); // the better move of a mistake, drawn on the board
   };
   slider.addEventListener("input", () => { i = Number(slider.value); show(); });
   const step = (d) => () => { i += d; show(); };
@@ -60,10 +65,21 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
       button("last", "last", t("Last position"), () => { i = total; show(); }),
       seatSel, label),
     root,
+    reviewBox,
     el("p", {}, el("a", { href: `/api/rooms/${roomId}/record`, download: `${data.game}-${roomId}.json` }, t("Download the record (JSON)")))));
   await show();
+  fill(reviewBox, reviewProgress({}));
+  const leaving = new AbortController();
+  loadReview(roomId, { onProgress: (p) => fill(reviewBox, reviewProgress(p)), signal: leaving.signal })
+    .then((r) => {
+      review = r;
+      fill(reviewBox, reviewPanel(r, { onSelectPly: (ply) => { i = ply; shownAt = -1; show(); } }));
+      shownAt = -1;
+      show();
+    })
+    .catch((e) => { if (!leaving.signal.aborted) fill(reviewBox, el("p", { class: "error" }, e.message)); });
   showFairness(main.querySelector(".replay h2"), roomId, data);
-  return () => document.removeEventListener("keydown", keys);
+  return () => { leaving.abort(); document.removeEventListener("keydown", keys); };
 }
 
 /** Whether the revealed seed matches the commitment the room published at its start. */

@@ -34,14 +34,16 @@ function valueLabel(data) {
 /**
  * Ask the server for a finished room's review and wait for it.
  * `onProgress({done, total})` is called while it is computed (the first visitor starts it;
- * later ones get the stored review at once). Resolves to the review data.
+ * later ones get the stored review at once). Resolves to the review data; `signal` (an
+ * AbortSignal) stops the polling when the player leaves the page.
  */
-export async function loadReview(roomId, { onProgress = () => {}, interval = 1000 } = {}) {
+export async function loadReview(roomId, { onProgress = () => {}, interval = 1000, signal = null } = {}) {
   let answer = await api(`/api/rooms/${roomId}/review`);
   if (answer.status === "none" || answer.status === "failed") {
     answer = await api(`/api/rooms/${roomId}/review`, { method: "POST" });
   }
   while (answer.status === "running") {
+    if (signal?.aborted) throw new Error(t("The review could not be computed."));
     onProgress({ done: answer.done, total: answer.total });
     await new Promise((resolve) => setTimeout(resolve, interval));
     answer = await api(`/api/rooms/${roomId}/review`);

@@ -22,7 +22,8 @@ defines ``render(view) -> Rich renderable`` and may define:
 * ``HAND_OVER = False`` for a game whose seats see the same screen (no secrets,
   nothing to forget), so hot-seat play does not clear the screen between turns;
 * ``COMMANDS`` (extra commands of terminal play, name -> function(session,
-  argument)) with ``COMMAND_HELP`` (name -> (usage, summary), marked ``N_``).
+  argument)) with ``COMMAND_HELP`` (name -> (usage as typed, summary marked
+  ``N_``)).
 """
 
 from __future__ import annotations

@@ -403,7 +403,7 @@ def floors_command(session: Any, argument: str) -> None:
 #: extra commands of terminal play
 COMMANDS = {"floors": floors_command}
 COMMAND_HELP = {
-    "floors": (N_("floors [N]"), N_("draw each floor of player N's pyramid on its own")),
+    "floors": ("floors [N]", N_("draw each floor of player N's pyramid on its own")),
 }
 #: every seat sees the same table (no hands, nothing to forget): no screen hand-over
 HAND_OVER = False

@@ -219,23 +219,30 @@ class TreasureObservations(ObservationCodec):
 
         The view lists every reveal of the game's history; here the last
         reveal of each spot comes from :meth:`TreasureState.last_reveals`,
-        which walks only the reveals since the last time it was asked, and
-        the per-spot and per-card blocks are written as whole arrays.
+        which walks only the reveals since the last time it was asked. The
+        ones and the scalars are collected in lists and written with one
+        NumPy call each (small NumPy operations cost microseconds apiece).
         """
         if not isinstance(state, TreasureState):
             return super().encode_state(state, seat)
         n = self.players
         me = seat or 0
         order = [(me + k) % n for k in range(n)]
-        out = np.zeros(self.shape[0], dtype=np.float32)
-        flat_ones, last, seen = _spot_tables(state.last_reveals(), state.known_tokens())
-        out[flat_ones] = 1.0
-        out[15 * state.empty_spot + 13] = 1.0
-        # a reveal is never later than now, so the recency needs no lower clip
-        out[14 : 15 * SPOTS : 15] = np.where(
-            seen, np.minimum((state.ply - last) / _RECENCY, 1.0), 1.0
-        )
         ones: list[int] = []
+        at: list[int] = []  # indices of the scalars, and their values (already in [0, 1])
+        values: list[float] = []
+        ply = state.ply
+        for s, (last, token) in enumerate(
+            zip(state.last_reveals(), state.known_tokens(), strict=True)
+        ):
+            if last < 0:
+                ones.append(15 * s + 14)  # never revealed: as long ago as can be
+            else:
+                ones.append(15 * s + token)
+                at.append(15 * s + 14)
+                # a reveal is never later than now, so the recency needs no lower clip
+                values.append(min((ply - last) / _RECENCY, 1.0))
+        ones.append(15 * state.empty_spot + 13)
         base = 15 * SPOTS
         for f, treasure in enumerate(state.field_treasures()):
             if treasure is not None:
@@ -278,47 +285,29 @@ class TreasureObservations(ObservationCodec):
         ones += [base + k for k, q in enumerate(order) if q in involved]
         base += n
         ones.append(base + state.deck_number - 1)
-        out[ones] = 1.0
         base += 3
-        left = state.deck_left()
         decks_left = state.decks_left()
         for d in range(3):
-            out[base + d] = min(decks_left[d] / len(DECKS[d]), 1.0)
+            at.append(base + d)
+            values.append(min(decks_left[d] / len(DECKS[d]), 1.0))
         base += 3
-        counts = [left, *(state.hand(q) for q in order)]
-        for k, cards in enumerate(counts):
-            if cards:
-                # no card type is in the decks more than twice, so count / 4 never needs a clip
-                block = out[base + N_CARD_TYPES * k : base + N_CARD_TYPES * (k + 1)]
-                block[:] = np.bincount(cards, minlength=N_CARD_TYPES) * 0.25
-        base += N_CARD_TYPES * len(counts)
+        # no card type is in the decks more than twice, so count / 4 never needs a clip
+        for cards in (state.deck_left(), *(state.hand(q) for q in order)):
+            counts: dict[int, int] = {}
+            for c in cards:
+                counts[c] = counts.get(c, 0) + 1
+            for c, k in counts.items():
+                at.append(base + c)
+                values.append(k * 0.25)
+            base += N_CARD_TYPES
         scores = state.scores()
         for k, q in enumerate(order):
-            out[base + k] = min(max(scores[q] / TOTAL_POINTS, 0.0), 1.0)
+            at.append(base + k)
+            values.append(min(max(scores[q] / TOTAL_POINTS, 0.0), 1.0))
+        out = np.zeros(self.shape[0], dtype=np.float32)
+        out[ones] = 1.0
+        out[at] = values
         return out
-
-
-#: id of a last-reveals tuple -> (the tuple, flat indices of token ones, last plies, seen)
-_SPOT_MEMO: dict[int, tuple[Any, Any, Any, Any]] = {}
-
-
-def _spot_tables(last: tuple[int, ...], tokens: tuple[int, ...]) -> tuple[Any, Any, Any]:
-    """The per-spot arrays of a table of last reveals, built once per table.
-
-    The game hands out the same tuple for every state with the same reveal
-    history (:meth:`TreasureState.last_reveals`), so the arrays are found by
-    identity; only the recency (which grows with the ply) is computed anew.
-    """
-    hit = _SPOT_MEMO.get(id(last))
-    if hit is not None and hit[0] is last:
-        return hit[1], hit[2], hit[3]
-    flat = np.array([15 * s + t for s, t in enumerate(tokens) if t >= 0], dtype=np.int64)
-    plies = np.array(last, dtype=np.float64)
-    seen = plies >= 0
-    if len(_SPOT_MEMO) >= 1 << 14:
-        _SPOT_MEMO.clear()
-    _SPOT_MEMO[id(last)] = (last, flat, plies, seen)
-    return flat, plies, seen
 
 
 # -- picture ---------------------------------------------------------------

@@ -26,6 +26,7 @@ from pyramids.engine.variant import (
     draw_first_player,
     first_player_option,
 )
+from pyramids.games.lazy import LazySetup, plain_setup
 from pyramids.games.pyramido import notation
 from pyramids.games.pyramido.dominoes import (
     COLOURS,
@@ -840,27 +841,37 @@ class PyramidoState(State[PyramidoMove]):
             k += n
         other._stacks = tuple(stacks)
         other.seed = None
-        other._setup = self._setup_with(other._stacks)
+        base, stacks_now, origin = self._setup, other._stacks, self._origin
+        # written out only if read (see pyramids.games.lazy): search never reads it
+        other._setup = LazySetup(lambda: _setup_with(plain_setup(base), stacks_now, origin))
         return other
 
-    def _setup_with(self, stacks: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
-        """The setup that, with the moves played, leads to these stacks.
+    def setup(self) -> Mapping[str, Any]:
+        """The explicit setup (for a determinized state: the one that leads to its stacks)."""
+        return plain_setup(self._setup)
 
-        Each domino now in a stack is written back where its position lay in
-        the setup (``_origin``, kept up to date by refills); a position below
-        a top has never been seen, so changing it changes nothing seen.
-        """
-        setup = self._setup
-        flat = [d for s in setup["stacks"] for d in s]
-        for now, where in zip(stacks, self._origin, strict=True):
-            for d, k in zip(now, where, strict=True):
-                flat[k] = d + 1
-        out = []
-        k = 0
-        for s in setup["stacks"]:
-            out.append(flat[k : k + len(s)])
-            k += len(s)
-        return {**setup, "stacks": out}
+
+def _setup_with(
+    setup: Mapping[str, Any],
+    stacks: tuple[tuple[int, ...], ...],
+    origin: tuple[tuple[int, ...], ...],
+) -> dict[str, Any]:
+    """The setup that, with the moves played, leads to these stacks.
+
+    Each domino now in a stack is written back where its position lay in the
+    setup (``origin``, kept up to date by refills); a position below a top
+    has never been seen, so changing it changes nothing seen.
+    """
+    flat = [d for s in setup["stacks"] for d in s]
+    for now, where in zip(stacks, origin, strict=True):
+        for d, k in zip(now, where, strict=True):
+            flat[k] = d + 1
+    out = []
+    k = 0
+    for s in setup["stacks"]:
+        out.append(flat[k : k + len(s)])
+        k += len(s)
+    return {**setup, "stacks": out}
 
 
 def _ids(value: Any, field: str) -> list[int]:

@@ -35,6 +35,7 @@ from pyramids.engine.variant import (
     draw_first_player,
     first_player_option,
 )
+from pyramids.games.lazy import LazySetup, plain_setup
 from pyramids.games.pyramido_treasure.board import (
     COLS,
     FIELD_SPOTS,
@@ -1113,12 +1114,21 @@ class TreasureState(State[TreasureMove]):
                 new[i] = card
             decks.append(tuple(new))
         other._decks = tuple(decks)
-        setup = dict(self._setup)
-        setup["tokens"] = _token_rows(other._tokens)
-        setup["decks"] = [[CARD_NAMES[x] for x in d] for d in other._decks]
-        other._setup = setup
+        base, guessed_tokens, guessed_decks = self._setup, other._tokens, other._decks
+
+        def setup() -> dict[str, Any]:
+            out = dict(base)
+            out["tokens"] = _token_rows(guessed_tokens)
+            out["decks"] = [[CARD_NAMES[x] for x in d] for d in guessed_decks]
+            return out
+
+        other._setup = LazySetup(setup)
         other.seed = None
         return other
+
+    def setup(self) -> Mapping[str, Any]:
+        """The explicit setup (a guess's is written out only now: see :mod:`..lazy`)."""
+        return plain_setup(self._setup)
 
 
 def _token_rows(tokens: Sequence[int]) -> list[list[str]]:
