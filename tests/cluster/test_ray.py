@@ -107,86 +107,75 @@ def ray_cluster() -> Iterator[RayCluster]:
         cluster.stop()
 
 
-@pytest.fixture(scope="module")
-def executor(ray_cluster: RayCluster) -> Iterator[Any]:
-    from pyramids.cluster.ray_executor import RayExecutor
-
-    ex = RayExecutor(ray_cluster.address)
-    try:
-        yield ex
-    finally:
-        ex.shutdown()
-
-
-def test_the_cluster_has_both_nodes(executor: Any) -> None:
-    assert executor.workers == 2
-    pids = {f.result(timeout=60) for f in [executor.submit(_slow_pid) for _ in range(6)]}
-    assert len(pids) >= 2  # two nodes of one CPU each: at least two workers did the work
-
-
 def _slow_pid() -> int:
     time.sleep(0.2)
     return os.getpid()
 
 
-def test_an_arena_on_ray_plays_exactly_the_local_games(executor: Any) -> None:
-    config = ArenaConfig("pyramideto", ("greedy", "random"), games=12, seed=5)
-    seen: list[int] = []
-    on_ray = run_arena(config, executor=executor, on_result=lambda r: seen.append(r.index))
-    local = run_arena(config)
-    assert [r.outcome() for r in on_ray] == [r.outcome() for r in local]
-    assert sorted(seen) == list(range(12))  # the progress callback heard of every game
-
-
-def test_a_solve_range_on_ray_gives_the_local_verdicts(executor: Any) -> None:
-    jobs = [Job("pyramid", deal, max_nodes=20_000) for deal in range(1, 25)]
-    done: list[int] = []
-    on_ray = run_jobs(jobs, executor=executor, on_done=lambda o: done.append(o.deal))
-    local = run_jobs(jobs)
-
-    def facts(outcomes: list[Any]) -> list[tuple[Any, ...]]:
-        return [(o.deal, o.verdict, o.nodes, o.moves, o.score) for o in outcomes]
-
-    assert facts(on_ray) == facts(local)
-    assert sorted(done) == list(range(1, 25))
-
-
-def _cli(*args: str) -> str:
+def _cli(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "COLUMNS": "100", "RAY_USAGE_STATS_ENABLED": "0"}
-    done = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-m", "pyramids", *args],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        timeout=180,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
 
 
-def test_the_commands_take_ray_and_print_the_local_figures(
+def _output(proc: subprocess.Popen[str]) -> str:
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err[-3000:]
+    return out
+
+
+def test_arena_simulate_and_solve_on_ray_give_the_local_results(
     ray_cluster: RayCluster, tmp_path: Path
 ) -> None:
-    """``simulate --ray`` prints the local table; ``solve --deals --ray`` writes its verdicts."""
-    args = ("simulate", "pyramido", "--games", "6", "--agent", "greedy,random", "--players", "2")
-    assert _cli(*args, "--ray", ray_cluster.address) == _cli(*args)
-    files = {}
-    for where, extra in (("ray", ("--ray", ray_cluster.address)), ("local", ())):
-        path = tmp_path / f"{where}.json"
-        _cli(
-            "solve",
-            "golf",
-            "--deals",
-            "1..12",
-            "--max-nodes",
-            "5000",
-            "--verdicts",
-            str(path),
-            *extra,
-        )
-        data = json.loads(path.read_text())
-        files[where] = [
+    """One test for all of it: the cluster takes ~20 s to start, once per test process."""
+    from pyramids.cluster.ray_executor import RayExecutor
+
+    # the commands, as a user runs them (each its own Ray driver), meanwhile
+    sim = ("simulate", "pyramido", "--games", "6", "--agent", "greedy,random", "--players", "2")
+    solve = ("solve", "golf", "--deals", "1..12", "--max-nodes", "5000", "--verdicts")
+    procs = {
+        "sim-ray": _cli(*sim, "--ray", ray_cluster.address),
+        "sim-local": _cli(*sim),
+        "solve-ray": _cli(*solve, str(tmp_path / "ray.json"), "--ray", ray_cluster.address),
+        "solve-local": _cli(*solve, str(tmp_path / "local.json")),
+    }
+    executor = RayExecutor(ray_cluster.address)
+    try:
+        assert executor.workers == 2
+        pids = {f.result(timeout=60) for f in [executor.submit(_slow_pid) for _ in range(6)]}
+        assert len(pids) >= 2  # two nodes of one CPU each: at least two workers did the work
+
+        config = ArenaConfig("pyramideto", ("greedy", "random"), games=12, seed=5)
+        seen: list[int] = []
+        on_ray = run_arena(config, executor=executor, on_result=lambda r: seen.append(r.index))
+        local = run_arena(config)
+        assert [r.outcome() for r in on_ray] == [r.outcome() for r in local]
+        assert sorted(seen) == list(range(12))  # the progress callback heard of every game
+
+        jobs = [Job("pyramid", deal, max_nodes=20_000) for deal in range(1, 25)]
+        done: list[int] = []
+        solved = run_jobs(jobs, executor=executor, on_done=lambda o: done.append(o.deal))
+        here = run_jobs(jobs)
+
+        def facts(outcomes: list[Any]) -> list[tuple[Any, ...]]:
+            return [(o.deal, o.verdict, o.nodes, o.moves, o.score) for o in outcomes]
+
+        assert facts(solved) == facts(here)
+        assert sorted(done) == list(range(1, 25))
+    finally:
+        executor.shutdown()
+    assert _output(procs["sim-ray"]) == _output(procs["sim-local"])
+    verdicts = {}
+    for where in ("ray", "local"):
+        _output(procs[f"solve-{where}"])
+        data = json.loads((tmp_path / f"{where}.json").read_text())
+        verdicts[where] = [
             {k: v for k, v in d.items() if k not in ("seconds", "cpu_seconds")}
             for d in data["deals"]
         ]
-    assert files["ray"] == files["local"]
+    assert verdicts["ray"] == verdicts["local"]

@@ -231,3 +231,36 @@ def test_pass_agrees_with_the_depth_first_search_on_tripeaks_positions(
 ) -> None:
     # the peaks overlap differently from a pyramid (three peaks, shared bottom row)
     _check_pass_from_mid_round("tripeaks", seed, played)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), strict=st.booleans())
+def test_the_pass_over_reached_sets_agrees_with_the_search(seed: int, strict: bool) -> None:
+    """``clear_by_levels`` (no table of sets) against the depth-first search, lines replayed."""
+    import time
+
+    from pyramids.games.piramides.layout import golf_layout
+    from pyramids.solver.layers import clear_by_levels
+    from pyramids.solver.transitions import legal_codes, step
+
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    low, width = rng.below(13), 5 + rng.below(8)
+    deck = [card for card in deck if (card % 13 - low) % 13 < width]
+    layout = golf_layout(3 + rng.below(2), 3)
+    n = layout.size
+    wrap = not strict and rng.below(2) == 0
+    pos = Position(
+        layout,
+        tuple(deck[:n]),
+        deck[n],
+        tuple(deck[n + 1 : n + 1 + rng.below(6)]),
+        wrap=wrap,
+        strict=strict,
+    )
+    won, line, _ = clear_by_levels(pos, 10**6, time.perf_counter() + 30)
+    assert won == (solve(pos, prune=False).verdict == WIN)
+    for code in line:
+        assert code in legal_codes(pos)
+        pos = step(pos, code)
+    assert not won or pos.removed == pos.layout.full_mask

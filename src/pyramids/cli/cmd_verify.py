@@ -56,7 +56,8 @@ def verify_cmd(
         console = get_console()
         for f in findings:
             mark = "[green]✓[/]" if f.ok else "[red]✗[/]"
-            console.print(f"{mark} {escape(_(f.template, **f.params))}", soft_wrap=True)
+            said = _(f.template, **f.params)
+            console.print(f"{mark} {escape(said)}", soft_wrap=True)
         verdict = _("fair: every check holds") if ok else _("NOT verified")
         console.print(f"[bold]{escape(verdict)}[/]")
     if not ok:

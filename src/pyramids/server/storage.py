@@ -95,6 +95,10 @@ meta_table = Table(
     Column("value", Text, nullable=False),
 )
 
+#: the PostgreSQL advisory lock key that serialises schema checks ("pyramids" in ASCII, as
+#: a number): any constant will do, as long as nothing else on the database uses it
+SCHEMA_LOCK = 0x707972616D696473
+
 #: bumped whenever the tables change; an older database is migrated (:data:`MIGRATIONS`),
 #: one of an unknown schema is refused at start
 SCHEMA_VERSION = "3"
@@ -243,8 +247,15 @@ class Store:
         self._writer = Writer(self.engine)
 
     def _check_schema(self) -> None:
-        """Create the tables in a new database; refuse one written with other tables."""
+        """Create the tables in a new database; refuse one written with other tables.
+
+        On PostgreSQL the check holds an advisory lock for its transaction:
+        instances of a cluster started at once on an empty database would
+        otherwise all try to create the same tables, and all but one fail.
+        """
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK})")
             existing = set(inspect(conn).get_table_names())
             if existing & {"rooms", "seats", "events"} and "meta" not in existing:
                 raise StorageError(
