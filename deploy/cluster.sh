@@ -74,26 +74,37 @@ while True:
 PY
 }
 
-running() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# alive PID: the process exists and is not a zombie waiting for its parent (init) to reap it
+alive() {
+    local state
+    state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$state" ] && [ "$state" != Z ]
+}
 
-# stop_pid FILE NAME: SIGTERM the pid written in FILE, wait up to 15 s, then SIGKILL
-stop_pid() {
-    local file=$1 name=$2 pid
-    if ! running "$file"; then
+running() { [ -f "$1" ] && alive "$(cat "$1")"; }
+
+# stop_pids NAME=FILE...: SIGTERM every pid written in the FILEs at once, wait up to 15 s
+# for all of them, SIGKILL what is left
+stop_pids() {
+    local item file pid pids=() names=()
+    for item in "$@"; do
+        file=${item#*=}
+        if running "$file"; then
+            pid=$(cat "$file")
+            kill "$pid" 2>/dev/null || true
+            pids+=("$pid")
+            names+=("${item%%=*}")
+        fi
         rm -f "$file"
-        return
-    fi
-    pid=$(cat "$file")
-    kill "$pid" 2>/dev/null || true
+    done
     for _ in $(seq 150); do
-        kill -0 "$pid" 2>/dev/null || break
+        local left=0
+        for pid in "${pids[@]}"; do alive "$pid" && left=1; done
+        [ "$left" = 0 ] && break
         sleep 0.1
     done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill -9 "$pid" 2>/dev/null || true
-    fi
-    rm -f "$file"
-    say "stopped $name"
+    for pid in "${pids[@]}"; do alive "$pid" && kill -9 "$pid" 2>/dev/null; done
+    for item in "${names[@]}"; do say "stopped $item"; done
 }
 
 start_postgres() {
@@ -167,12 +178,13 @@ start_haproxy() {
 }
 
 stop_all() {
-    stop_pid "$dir/haproxy.pid" HAProxy
-    local f
+    stop_pids "HAProxy=$dir/haproxy.pid"
+    local f items=()
     for f in "$dir"/instance-*.pid; do
-        [ -e "$f" ] && stop_pid "$f" "$(basename "$f" .pid)"
+        [ -e "$f" ] && items+=("$(basename "$f" .pid)=$f")
     done
-    stop_pid "$dir/redis.pid" Redis
+    [ ${#items[@]} -gt 0 ] && stop_pids "${items[@]}"
+    stop_pids "Redis=$dir/redis.pid"
     if [ -f "$dir/pg/data/postmaster.pid" ]; then
         as_pg "$(pg_bindir)/pg_ctl" -D "$dir/pg/data" -w -m fast stop >/dev/null
         say "stopped PostgreSQL"

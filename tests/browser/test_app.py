@@ -30,7 +30,8 @@ def small_targets(page: Any, selector: str) -> list[str]:
     found: list[str] = page.eval_on_selector_all(
         selector,
         """nodes => nodes.filter(n => {
-            const r = n.getBoundingClientRect();
+            // a checkbox is tapped through its label: the label is the target
+            const r = (n.type === "checkbox" && n.closest("label") || n).getBoundingClientRect();
             return r.width > 0 && r.height > 0 && (r.width < 43.5 || r.height < 43.5);
         }).map(n => `${n.tagName.toLowerCase()}#${n.id}.${n.className} `
                     + n.textContent.trim().slice(0, 30))""",

@@ -7,6 +7,8 @@ a game, Tab completion, hot-seat hand-over, events told, and a second language.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -256,25 +258,26 @@ def test_pyramido_hot_seat_has_no_hand_over(terminal: Start) -> None:
     assert t.wait_exit() == 0
 
 
-def test_spanish_help_and_reasons(terminal: Start) -> None:
-    es = translator("es")
+@pytest.mark.parametrize("lang", ["pt", "fi", "cs", "es"])
+def test_help_and_reasons_in_each_language(terminal: Start, lang: str) -> None:
+    tr = translator(lang)
     state = pyramids.new_game("piramides", seed=3)
     try:
         state.play(state.parse_move("A1"))
     except IllegalMove as e:
-        assert es.error(e) != e.message, "the rule's reason is not translated into Spanish"
-        refused = es.gettext("Illegal: {reason}", reason=es.error(e))
-    t = terminal("--lang", "es", "play", "piramides", "--deal", "3")
-    prompt = es.gettext("Player {number}", number=1)
+        assert tr.error(e) != e.message, f"the rule's reason is not translated into {lang}"
+        refused = tr.gettext("Illegal: {reason}", reason=tr.error(e))
+    t = terminal("--lang", lang, "play", "piramides", "--deal", "3")
+    prompt = tr.gettext("Player {number}", number=1)
     t.prompt(prompt)
     t.send("help")
-    shown = t.prompt(prompt)
+    shown = " ".join(t.prompt(prompt).split())  # the terminal wraps long lines
     for english in ("How to win: ", "Commands:", "On the board:"):
-        spanish = es.gettext(english)
-        assert spanish != english, f"{english!r} is not translated into Spanish yet"
-        assert spanish in shown
+        translated = tr.gettext(english)
+        assert translated != english, f"{english!r} is not translated into {lang} yet"
+        assert " ".join(translated.split()) in shown
     t.send("A1")
-    assert refused in t.prompt(prompt)
+    assert " ".join(refused.split()) in " ".join(t.prompt(prompt).split())
     t.send("q")
     t.send("n")
     t.prompt(prompt)

@@ -28,7 +28,7 @@ class Instance:
     """
 
     def __init__(
-        self, database_url: str, broker_url: str, bot_delay: float = 0.0, bot_lease: float = 1.5
+        self, database_url: str, broker_url: str, bot_delay: float = 0.0, bot_lease: float = 5.0
     ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

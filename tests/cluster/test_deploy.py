@@ -96,16 +96,31 @@ def test_the_cluster_serves_through_haproxy_and_survives_an_instance(
         os.kill(victim, signal.SIGKILL)
         # at once, before the health checks mark it down (~2 s): a request HAProxy cannot
         # send there goes to another instance (retries, redispatch)
+        lost = 0
         for _ in range(6):
-            r = client.post(f"{url}/api/rooms", json={"game": "piramides"})
+            try:
+                r = client.post(f"{url}/api/rooms", json={"game": "piramides"})
+            except httpx.TransportError:
+                # sent to the dead instance on a kept-alive connection just as it died: HAProxy
+                # never sends a request twice, so the client asks again, as clients must
+                lost += 1
+                r = client.post(f"{url}/api/rooms", json={"game": "piramides"})
             assert r.status_code == 201, r.text
             assert client.get(f"{url}/api/rooms/{r.json()['room']}").status_code == 200
+        assert lost <= 1
     pids = [int(p.read_text()) for p in data.glob("*.pid")]
     stopped = subprocess.run(
         ["bash", str(SCRIPT), "stop"], env=env, capture_output=True, text=True, timeout=60
     )
     assert stopped.returncode == 0, stopped.stderr
-    for pid in pids:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    for pid in pids:  # gone (or a zombie, dead and waiting for init to reap it)
+        assert _state(pid) in (None, "Z"), (pid, _state(pid))
     assert not (data / "pg" / "data" / "postmaster.pid").exists()
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter (``R``, ``S``, ``Z``...), or None if there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None

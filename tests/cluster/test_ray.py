@@ -77,9 +77,10 @@ class RayCluster:
         self._start("node", f"--address={self.address}", f"--node-ip-address={NODE_IP}")
 
     def stop(self) -> None:
-        """SIGTERM the nodes (each ``ray start --block`` stops what it started), newest first."""
+        """SIGTERM both nodes (each ``ray start --block`` stops what it started), then wait."""
         for proc in reversed(self.procs):
             proc.terminate()
+        for proc in self.procs:
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:

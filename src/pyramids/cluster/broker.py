@@ -328,9 +328,10 @@ class Broker:
     # -- leases and the due set --------------------------------------------------------
 
     async def claim(self, room: str) -> int | None:
-        """Take or renew ``room``'s bot lease; the promised renewal time (ms), or None.
+        """Take or renew ``room``'s bot lease; the promised renewal time (Redis ms).
 
-        None: another instance holds it, or the broker is away.
+        0: another instance holds it. None: the broker did not answer, so
+        nothing is known (a lease held stays held until it expires).
         """
         ttl = max(1, round(self.lease_seconds * 1000))
         try:
@@ -340,7 +341,7 @@ class Broker:
         except BROKER_DOWN as e:
             self._warn("lease", e)
             return None
-        return int(due) or None
+        return int(due)
 
     async def release(self, room: str, score: int | None, done: bool) -> None:
         """Give ``room``'s lease back.

@@ -27,6 +27,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from pyramids import __version__
 from pyramids.engine.errors import UnknownGame
@@ -51,8 +52,8 @@ from pyramids.server.protocol import (
     parse_json,
     shown,
 )
-from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
 from pyramids.server.review_routes import add_review_routes
+from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
 from pyramids.server.rules_pages import rules_page
 from pyramids.server.storage import Store
 
@@ -142,6 +143,16 @@ def board_module(game_id: str) -> str | None:
     ``None`` means the page uses its generic board (every legal move as a button).
     """
     return game_id if (WEB_DIR / "boards" / f"{game_id}.js").is_file() else None
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route of the app serves at this request's path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
 
 
 def create_app(
@@ -250,6 +261,10 @@ def create_app(
         response = _error_response(err, _translator(request))
         for name, value in (exc.headers or {}).items():
             response.headers[name] = value
+        if exc.status_code == 405:
+            # Starlette names the methods of the first route with this path only; a path
+            # served by several routes (GET and POST of a review) allows all of theirs
+            response.headers["Allow"] = ", ".join(_allowed_methods(request))
         return response
 
     @app.exception_handler(RequestValidationError)

@@ -956,7 +956,7 @@ class RoomManager:
         try:
             while not self._closing and room.bot_to_move() is not None:
                 got = await broker.claim(room.id)
-                if got is None:
+                if not got:  # held elsewhere (0), or no broker to ask (None)
                     await asyncio.sleep(wait)
                     wait = min(2 * wait, broker.lease_seconds / 4)
                     if self.rooms.get(room.id) is not room:
@@ -983,15 +983,22 @@ class RoomManager:
     async def _keep_lease(
         self, room: Room, broker: Broker, play: asyncio.Future[None], score: list[int]
     ) -> None:
-        """Renew the lease while ``play`` runs; stop it if the lease cannot be renewed."""
+        """Renew the lease while ``play`` runs; stop it once the lease may be someone else's.
+
+        That is at once if another instance holds it, or when the broker has
+        not confirmed it for a whole lease period (it may have expired).
+        """
+        renewed = time.monotonic()
         while not play.done():
             await asyncio.sleep(broker.lease_seconds / 3)
             got = await broker.claim(room.id)
-            if got is None:
+            if got:
+                score[:] = [got]
+                renewed = time.monotonic()
+            elif got == 0 or time.monotonic() - renewed >= broker.lease_seconds:
                 log.warning("bots of game %s paused: their lease could not be renewed", room.id)
                 play.cancel()
                 return
-            score[:] = [got]
 
     async def _play_bots(self, room: Room) -> None:
         loop = asyncio.get_running_loop()
@@ -1211,11 +1218,11 @@ class RoomManager:
             await self.refresh(room)  # starts its bots if one is to move
             if room.bot_to_move() is None:
                 got = await broker.claim(room_id)
-                if got is not None:  # a stale entry (a bot turn registered, never played)
+                if got:  # a stale entry (a bot turn registered, never played)
                     await broker.release(room_id, got, done=True)
             return
         got = await broker.claim(room_id)
-        if got is None:
+        if not got:
             return  # another instance has it
         try:
             room = await self.get(room_id)  # loads it and starts its bots, under our lease
