@@ -325,6 +325,4 @@ def test_replay_shows_the_review_with_its_graph(page: Any, web: LiveServer) -> N
     page.wait_for_selector("#replay-pos:not(:has-text('start'))")
     last = page.inner_text("#replay-pos")
     points.first.click()  # the first decision is the position before the first move
-    page.wait_for_function(
-        f"() => document.querySelector('#replay-pos').innerText !== {last!r}"
-    )
+    page.wait_for_function(f"() => document.querySelector('#replay-pos').innerText !== {last!r}")

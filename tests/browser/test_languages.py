@@ -33,6 +33,7 @@ def visible_lines(page: Any) -> set[str]:
 def english_left(page: Any, english: set[str], kept: set[str]) -> set[str]:
     """English lines still shown; ``kept`` are the words a translator chose to keep
     (Portuguese says "Lobby" too)."""
+
     def left(line: str) -> bool:
         rest = re.sub(r"^(Ana|Bo) ", "", line)  # the seats' names, the same in any language
         return (

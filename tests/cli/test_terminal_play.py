@@ -7,12 +7,12 @@ a game, Tab completion, hot-seat hand-over, events told, and a second language.
 
 from __future__ import annotations
 
-import pytest
-
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import pyramids
 from pyramids.ai.registry import make_agent

@@ -47,6 +47,10 @@ class RayExecutor(Executor):
     """
 
     def __init__(self, address: str) -> None:
+        if address == "local":
+            # a one-machine cluster stays on loopback (Ray's single-machine mode); read by
+            # Ray when it is first imported
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         try:
             import ray
         except ImportError:

@@ -195,7 +195,11 @@ def create_app(
             from pyramids.cluster.broker import Broker
 
             broker = Broker(broker_url, lease_seconds=bot_lease)
-            await broker.connect()
+            try:
+                await broker.connect()
+            except Exception:
+                await asyncio.to_thread(store.close)
+                raise
         manager = RoomManager(store, bot_delay=bot_delay, broker=broker)
         holder["store"] = store
         holder["manager"] = manager
