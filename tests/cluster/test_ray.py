@@ -40,7 +40,7 @@ class RayCluster:
         self.ray = ray
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="pyramids-ray-"))
-        self.env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+        self.env = {**os.environ, **RAY_ENV}
         self.procs: list[subprocess.Popen[bytes]] = []
 
     @property
@@ -108,13 +108,22 @@ def ray_cluster() -> Iterator[RayCluster]:
         cluster.stop()
 
 
+#: no usage reports, and no token from ~/.ray: a token left there by another Ray makes
+#: this fresh cluster refuse its own nodes (InvalidAuthToken)
+RAY_ENV = {
+    "RAY_USAGE_STATS_ENABLED": "0",
+    "RAY_AUTH_MODE": "disabled",
+    "RAY_AUTH_TOKEN_PATH": "/nonexistent/pyramids-test-ray-token",
+}
+
+
 def _slow_pid() -> int:
     time.sleep(0.2)
     return os.getpid()
 
 
 def _cli(*args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "COLUMNS": "100", "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, "COLUMNS": "100", **RAY_ENV}
     return subprocess.Popen(
         [sys.executable, "-m", "pyramids", *args],
         stdout=subprocess.PIPE,
