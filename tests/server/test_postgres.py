@@ -65,7 +65,14 @@ def test_a_new_database_gets_the_schema_and_rooms_round_trip(pg_url: str) -> Non
     try:
         with store.engine.connect() as conn:
             insp = inspect(conn)
-            assert set(insp.get_table_names()) == {"rooms", "seats", "events", "meta", "chat", "reviews"}
+            assert set(insp.get_table_names()) == {
+                "rooms",
+                "seats",
+                "events",
+                "meta",
+                "chat",
+                "reviews",
+            }
             seed_type = {c["name"]: c["type"] for c in insp.get_columns("rooms")}["seed"]
             assert seed_type.python_type is int and "BIGINT" in str(seed_type)
             assert insp.get_pk_constraint("events")["constrained_columns"] == [
