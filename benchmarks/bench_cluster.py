@@ -47,7 +47,7 @@ import websockets
 if not __package__:  # run as a script: the benchmarks package is beside this file
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bench_server import Stats, run
+from benchmarks.bench_server import Stats, cpu_seconds, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "deploy" / "cluster.sh"
@@ -80,8 +80,8 @@ def quiet_ports(count: int) -> list[int]:
         low = 32768
     rng = random.Random()
     while True:
-        first = rng.randrange(10000, low - count)
-        wanted = [*range(first, first + count - 4), *rng.sample(range(10000, low), 4)]
+        first = rng.randrange(20000, low - count)  # Ray's workers use 10002-19999
+        wanted = [*range(first, first + count - 4), *rng.sample(range(20000, low), 4)]
         if len(set(wanted)) < count:
             continue
         socks = []
@@ -119,8 +119,10 @@ class Cluster:
             "PYRAMIDS_FIRST_PORT": str(ports[0]),
             "PYRAMIDS_INSTANCES": str(instances),
             "PYRAMIDS": str(Path(sys.executable).with_name("pyramids")),
-            # one address sends all the load: the per-address limits would throttle it
-            "PYRAMIDS_SERVE_OPTIONS": "--rate-limit off --bot-delay 0",
+            # one address sends all the load (HAProxy forwards it as such): the per-address
+            # limits would throttle it
+            "PYRAMIDS_SERVE_OPTIONS": "--rate-limit off --websockets-per-address 100000 "
+            "--bot-delay 0",
         }
 
     def _script(self, command: str) -> None:
@@ -139,6 +141,26 @@ class Cluster:
 
     def instance_url(self, k: int) -> str:
         return f"http://127.0.0.1:{self.instance_ports[k]}"
+
+    def processes(self) -> dict[str, list[int]]:
+        """The cluster's processes by part: instances, PostgreSQL (all), Redis, HAProxy."""
+        parts: dict[str, list[int]] = {
+            "instances": [],
+            "postgresql": [],
+            "redis": [],
+            "haproxy": [],
+        }
+        for f in self.dir.glob("instance-*.pid"):
+            parts["instances"].append(int(f.read_text()))
+        for name in ("redis", "haproxy"):
+            f = self.dir / f"{name}.pid"
+            if f.exists():
+                parts[name].append(int(f.read_text()))
+        postmaster = self.dir / "pg" / "data" / "postmaster.pid"
+        if postmaster.exists():
+            root = int(postmaster.read_text().split()[0])
+            parts["postgresql"] = [root, *_children(root)]
+        return parts
 
     def stored_moves(self) -> int:
         from sqlalchemy import create_engine, text
@@ -218,20 +240,52 @@ async def probe(urls: list[str], stop: float, delays: list[float], seed: int) ->
                         task.cancel()
 
 
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (PostgreSQL's backends)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def cpu_of(parts: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each part's processes."""
+    return {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in parts.items()}
+
+
 async def load(
     cluster: Cluster, clients: int, seconds: float, warmup: float, rate: float, ramp: float
-) -> tuple[Stats, float, list[float]]:
-    """The bench_server clients through HAProxy, and probes between instances 1 and 2."""
+) -> tuple[Stats, float, list[float], dict[str, float]]:
+    """The bench_server clients through HAProxy, and probes between instances 1 and 2.
+
+    Also the CPU seconds each part of the cluster spent in the measured window.
+    """
     delays: list[float] = []
     probes: list[asyncio.Task[None]] = []
+    cpu: dict[str, dict[str, float]] = {}
+
+    async def sample(at: float, key: str) -> None:
+        await asyncio.sleep(at)
+        cpu[key] = cpu_of(cluster.processes())
+
+    samplers = [
+        asyncio.create_task(sample(warmup, "start")),
+        asyncio.create_task(sample(warmup + seconds, "end")),
+    ]
     if cluster.instances > 1:
         stop = time.perf_counter() + warmup + seconds
         urls = [cluster.instance_url(0), cluster.instance_url(1)]
         for k in range(10):
             probes.append(asyncio.create_task(probe(urls, stop, delays, k)))
     stats, elapsed, _ = await run(cluster.url, clients, seconds, warmup, 0, rate, ramp)
-    await asyncio.gather(*probes)
-    return stats, elapsed, delays
+    await asyncio.gather(*probes, *samplers)
+    spent = {k: cpu["end"][k] - cpu["start"].get(k, 0.0) for k in cpu["end"]}
+    return stats, elapsed, delays, spent
 
 
 def measure(
@@ -246,7 +300,9 @@ def measure(
     cluster = Cluster(instances)
     cluster.start()
     try:
-        stats, elapsed, delays = asyncio.run(load(cluster, clients, seconds, warmup, rate, ramp))
+        stats, elapsed, delays, spent = asyncio.run(
+            load(cluster, clients, seconds, warmup, rate, ramp)
+        )
         stored = cluster.stored_moves()
     finally:
         cluster.stop()
@@ -263,6 +319,8 @@ def measure(
         "durable": 1.0 if stored >= accepted else 0.0,
         "load": os.getloadavg()[0],
     }
+    for part, seconds_spent in spent.items():
+        out[f"{part} cpu ms/move"] = 1000 * seconds_spent / accepted if accepted else float("nan")
     if delays:
         d = sorted(delays)
         out["cross p50 ms"] = 1000 * statistics.median(d)
@@ -285,7 +343,8 @@ def report(r: dict[str, Any]) -> str:
             f"{r['cross p50 ms']:.1f} ms, p99 {r['cross p99 ms']:.1f} ms "
             f"({r['cross samples']:.0f} moves)"
         )
-    return line + f" (machine load average {r['load']:.1f})"
+    cpu = ", ".join(f"{k.split(' ')[0]} {v:.2f}" for k, v in r.items() if k.endswith("cpu ms/move"))
+    return line + f"; CPU ms per move: {cpu} (machine load average {r['load']:.1f})"
 
 
 def measure_ray(deals: int = 200, games: int = 400) -> list[str]:

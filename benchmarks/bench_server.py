@@ -39,8 +39,13 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     """``pyramids serve`` on ``db``; returns the process and its base URL once it answers."""
     port = free_port()
     proc = subprocess.Popen(
-        # the load comes from one address: the per-address limits would throttle it
-        serve_command(port, f"sqlite:///{db}", options=("--rate-limit", "off")),
+        # the load comes from one address: the per-address limits would throttle it, and
+        # more than 64 clients would pass its cap on WebSockets
+        serve_command(
+            port,
+            f"sqlite:///{db}",
+            options=("--rate-limit", "off", "--websockets-per-address", "100000"),
+        ),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

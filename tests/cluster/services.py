@@ -49,13 +49,15 @@ def distinct_ports(count: int) -> list[int]:
         return ports
 
 
-def quiet_ports(count: int, consecutive: int = 1) -> list[int]:
+def quiet_ports(count: int, consecutive: int = 1, lowest: int = 20000) -> list[int]:
     """Free loopback ports below the kernel's range for outgoing connections.
 
     Why: a port chosen now and bound seconds later (a service still starting)
     may meanwhile become the source port of some outgoing connection if it is
     in that range; below it, nothing takes it unasked. The first
-    ``consecutive`` ports follow each other (instances on FIRST, FIRST+1, ...).
+    ``consecutive`` ports follow each other (instances on FIRST, FIRST+1, ...);
+    none is below ``lowest`` (Ray's workers take 10002-19999 on a machine that
+    runs the Ray test meanwhile).
     """
     try:
         low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
@@ -63,9 +65,9 @@ def quiet_ports(count: int, consecutive: int = 1) -> list[int]:
         low = 32768
     rng = random.Random()
     for _ in range(200):
-        first = rng.randrange(10000, low - consecutive - count)
+        first = rng.randrange(lowest, low - consecutive - count)
         wanted = list(range(first, first + consecutive))
-        wanted += rng.sample(range(10000, low), count - consecutive)
+        wanted += rng.sample(range(lowest, low), count - consecutive)
         if len(set(wanted)) != len(wanted):
             continue
         try:

@@ -43,7 +43,7 @@ from tests.cluster.conftest import new_database
 from tests.cluster.services import RedisServer, distinct_ports
 from tests.server.postgres import Cluster
 
-KILLS = 12
+KILLS = 10
 INSTANCES = 3
 BOT_DELAY = 0.02
 BOT_LEASE = 1.0

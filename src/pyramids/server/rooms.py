@@ -4,7 +4,10 @@ The database is the truth; a :class:`Room` caches the state rebuilt from it
 (seed + variant + seats + the move log) so a move costs one ``play`` and one
 committed insert. Each room has one :class:`asyncio.Lock`: a move is checked,
 committed, and only then applied, acknowledged and broadcast, all under that
-lock, so two moves sent at once can never both be accepted.
+lock, so two moves sent at once can never both be accepted. Across the
+instances of a cluster (``--broker``, ``docs/deploy.md``) the database's key
+(room, version) does the same, and the broker carries each committed event
+to the other instances' caches.
 """
 
 from __future__ import annotations

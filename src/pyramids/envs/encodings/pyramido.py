@@ -236,7 +236,7 @@ def _domino_ones(d: int) -> tuple[int, ...]:
 _DOMINO_ONES: tuple[tuple[int, ...], ...] = tuple(_domino_ones(d) for d in range(len(DOMINOES)))
 #: id of a seat's tuple of blocks -> (the tuple, its top view as (324, 9) values, gem column 0)
 _TOP_VIEWS: dict[int, tuple[Any, FloatArray]] = {}
-_TOP_VIEWS_MAX = 1 << 12
+_TOP_VIEWS_MAX = 1 << 10  # ≈ 12 MB at most (one 324×9 float32 array each)
 
 
 def _top_view_array(state: PyramidoState, p: int) -> FloatArray:
