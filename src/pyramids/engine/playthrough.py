@@ -117,18 +117,6 @@ def render(p: Playthrough) -> str:
     return "\n".join(out) + "\n"
 
 
-def playthrough(
-    game_id: str,
-    players: int,
-    seed: int,
-    agent_seed: int,
-    variant: dict[str, Any] | None = None,
-    max_plies: int = 5000,
-) -> str:
-    """The text of a playthrough (the header says how to make it again)."""
-    return render(play_through(game_id, players, seed, agent_seed, variant, max_plies))
-
-
 def _indented(facts: Iterator[tuple[str, str]], prefix: str = "") -> list[str]:
     return [f"{INDENT}{format_fact(prefix + path, v)}" for path, v in facts]
 
@@ -253,14 +241,14 @@ def header_of(path: Path) -> dict[str, Any]:
 def regenerate(path: Path) -> str:
     """The playthrough that ``path``'s header describes, generated anew."""
     h = header_of(path)
-    return playthrough(h["game"], h["players"], h["seed"], h["agent_seed"], h["variant"])
+    return render(play_through(h["game"], h["players"], h["seed"], h["agent_seed"], h["variant"]))
 
 
 def main(argv: list[str]) -> int:
     """Rewrite the given playthrough files (or create one: GAME PLAYERS SEED FILE)."""
     if len(argv) == 4 and not argv[0].endswith(".txt"):
         game_id, players, seed, out = argv
-        text = playthrough(game_id, int(players), int(seed), int(seed))
+        text = render(play_through(game_id, int(players), int(seed), int(seed)))
         Path(out).write_text(text, encoding="utf-8")
         return 0
     for name in argv:
