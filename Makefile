@@ -22,7 +22,7 @@ PIP := $(BIN)/python -m pip
 endif
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
 
-.PHONY: play test lint typecheck bench clean i18n
+.PHONY: play test lint typecheck bench clean i18n golden
 
 # Makefile too: a change to an install line reinstalls existing venvs.
 $(PLAY_STAMP): pyproject.toml Makefile
@@ -47,6 +47,10 @@ typecheck: $(TEST_STAMP)
 
 test: lint typecheck
 	$(BIN)/python -m pytest -n 2 tests
+
+# Rewrite the golden playthroughs after an intended rules change (then read git diff tests/golden).
+golden: $(PLAY_STAMP)
+	$(BIN)/python -m pyramids.engine.playthrough tests/golden/*.txt
 
 # Extract the messages of the code into the catalogs, update every language, compile them.
 i18n: $(PLAY_STAMP)

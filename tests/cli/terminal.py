@@ -37,6 +37,8 @@ class Terminal:
             "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+        if "PYTHONPATH" in os.environ:  # a checkout put first on the path tests its own code
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         self.timeout = timeout
         self.child = pexpect.spawn(
             sys.executable,

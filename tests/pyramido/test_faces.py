@@ -8,8 +8,8 @@ from rich.console import Console
 
 from pyramids.ai.base import RandomAgent
 from pyramids.ai.registry import make_agent
+from pyramids.cli.commands import CommandTable
 from pyramids.cli.render import game_hooks
-from pyramids.cli.render.pyramido import COMMANDS
 from pyramids.engine.rng import Rng
 from tests.pyramido.helpers import new
 
@@ -60,8 +60,10 @@ def test_floors_command_draws_each_floor() -> None:
     while s.floor < 3:
         s.play(greedy.choose(s, rng))
     console = Console(width=160, record=True, color_system=None)
-    COMMANDS["floors"](SimpleNamespace(state=s, console=console), "2")
+    floors = CommandTable(game_hooks("pyramido").commands).find("floors")
+    assert floors is not None and floors.usage == "floors [N]"
+    floors.run(SimpleNamespace(state=s, console=console), "2")
     out = console.export_text()
     assert "Floor 1" in out and "Floor 2" in out and "Player 2" in out
-    COMMANDS["floors"](SimpleNamespace(state=s, console=console), "7")
+    floors.run(SimpleNamespace(state=s, console=console), "7")
     assert "player number" in console.export_text()

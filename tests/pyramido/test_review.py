@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from pyramids.cli.render.pyramido import COMMANDS, describe, render
+from pyramids.cli.render.pyramido import describe, floors_command, render
 from pyramids.engine.errors import IllegalMove, NotationError
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido import DOMINOES, GAME, PyramidoState
@@ -509,7 +509,7 @@ def test_floors_command_refuses_seat_numbers_out_of_range() -> None:
     s = new(2, 1)
     for arg in ("0", "3", "x"):
         console = Console(width=100, record=True, color_system=None)
-        COMMANDS["floors"](SimpleNamespace(state=s, console=console), arg)
+        floors_command(SimpleNamespace(state=s, console=console), arg)
         assert "player number 1..2" in console.export_text()
 
 

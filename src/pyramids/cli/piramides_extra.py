@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.commands import Command
 from pyramids.cli.common import _, tr
 from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
@@ -36,10 +37,6 @@ STEP = 3  # characters per half-card step of a cell's ``x``
 DEFAULT_SAMPLES = 64
 CLOSE_CALL_SAMPLES = 256
 MAX_SAMPLES = 1000
-HINT_HELP = (
-    "hint [N] [score]",
-    N_("the best move, by solving N sampled stock orders (score: best points, not clearing)"),
-)
 
 
 def _card(name: str | None, free: bool) -> Text:
@@ -199,6 +196,16 @@ def hint_command(session: Session, arg: str) -> None:
         return
     con.print(hint_table(session, h))
     con.print(advice(session, h))
+
+
+HINT = Command(
+    "hint",
+    (),
+    "[N] [score]",
+    N_("the best move, by solving N sampled stock orders (score: best points, not clearing)"),
+    hint_command,
+)
+"""The ``hint`` command, registered by Pirámides' terminal face."""
 
 
 def hint_table(session: Session, h: Hint) -> Table:

@@ -4,11 +4,13 @@ The loop only uses the engine contract and the game's terminal hooks
 (:mod:`pyramids.cli.render`), so every registered game gets the same commands,
 numbered move lists, saving, undo where it is fair, and events told in words.
 
-Every line the player types goes through one table (:data:`COMMANDS` plus the
-game's own commands): a word found there is a command, a bare number plays
-from the numbered list, an empty line redraws the board, and anything else is
-read as a move in the game's notation. Nothing is special-cased beside it, so
-``help`` lists exactly what the loop accepts.
+Every line the player types goes through one table
+(:class:`~pyramids.cli.commands.CommandTable`: :data:`COMMANDS` plus the
+game's own, which its terminal face exports): a word found there is a
+command, a bare number plays from the numbered list, an empty line redraws
+the board, and anything else is read as a move in the game's notation.
+Nothing is special-cased beside it, so ``help`` lists and Tab completes
+exactly what the loop accepts.
 
 Two promises shape the code: a game is never lost (a save that fails says
 why and the game goes on; ``--save`` is honoured however the game is left),
@@ -20,10 +22,10 @@ the spectator's view).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -32,6 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pyramids.ai.base import Agent
+from pyramids.cli.commands import Command, CommandTable
 from pyramids.cli.common import _, reason, tr
 from pyramids.cli.lineedit import LineReader
 from pyramids.cli.render import GameHooks
@@ -51,15 +54,6 @@ class Seat:
 
     name: str
     agent: Agent | None = None
-
-
-class Command(NamedTuple):
-    """One entry of the command table: its names, how it is typed, what it does."""
-
-    names: tuple[str, ...]
-    usage: str  # as typed, e.g. "save FILE" (command words are not translated)
-    summary: str  # message id, marked with N_
-    run: Callable[[Session, str], None]
 
 
 @dataclass
@@ -97,10 +91,12 @@ class Session:
     facing: int | None = None
     drawn_at: int | None = None
     public: dict[str, Any] = field(default_factory=dict)
+    commands: CommandTable = field(init=False)
 
     def __post_init__(self) -> None:
         if not self.public:
             self.public = self.state.view(None)
+        self.commands = CommandTable(COMMANDS, self.hooks.commands)
 
     @property
     def humans(self) -> list[int]:
@@ -116,23 +112,6 @@ class Session:
         """
         return self.state.players == 1
 
-    @property
-    def commands(self) -> dict[str, Command]:
-        """Every name the loop accepts, built-in and the game's own, mapped to its command."""
-        table: dict[str, Command] = {}
-        for cmd in (*COMMANDS, *self.game_commands()):
-            for name in cmd.names:
-                table.setdefault(name, cmd)
-        return table
-
-    def game_commands(self) -> list[Command]:
-        """The game's extra commands (``hint``, ``floors``) as table entries."""
-        out = []
-        for name, fn in self.hooks.commands.items():
-            usage, summary = self.hooks.command_help.get(name, (name, ""))
-            out.append(Command((name,), usage, summary, fn))
-        return out
-
     def read(self, prompt: str, *, remember: bool = True) -> str:
         """A line from the player (``EOFError`` when input is closed)."""
         if self.reader is None:
@@ -141,7 +120,7 @@ class Session:
 
     def completions(self) -> list[str]:
         """Every full line worth completing now: command names and the legal moves."""
-        lines = [n for n in self.commands if n.isalpha() and len(n) > 1]
+        lines = self.commands.completions()
         if not self.state.is_over:
             lines += [self.state.move_to_str(m) for m in self.state.legal_moves()]
         return lines
@@ -285,29 +264,24 @@ def cmd_quit(session: Session, argument: str) -> None:
         session.leaving = True
 
 
-#: The built-in commands. Usages are what the player types (the loop reads English
-#: command words in every language); the summaries are translated.
+#: The built-in commands, in the order help lists them (a game's own follow).
+#: Command words are English in every language; the summaries are translated.
 COMMANDS: tuple[Command, ...] = (
     Command(
-        ("moves", "m", "list"),
         "moves",
+        ("m", "list"),
+        "",
         N_("list the legal moves, numbered; then type a number to play one"),
         cmd_moves,
     ),
     Command(
-        ("board", "b"),
-        "board",
-        N_("draw the position again (an empty line does the same)"),
-        cmd_board,
+        "board", ("b",), "", N_("draw the position again (an empty line does the same)"), cmd_board
     ),
-    Command(("undo", "u"), "undo", N_("take back your last move (single-player games)"), cmd_undo),
-    Command(("save",), "save FILE", N_("save the game record so far as JSON"), cmd_save),
-    Command(("help", "h", "?"), "help", N_("this help"), cmd_help),
+    Command("undo", ("u",), "", N_("take back your last move (single-player games)"), cmd_undo),
+    Command("save", (), "FILE", N_("save the game record so far as JSON"), cmd_save),
+    Command("help", ("h", "?"), "", N_("this help"), cmd_help),
     Command(
-        ("quit", "q", "exit"),
-        "quit",
-        N_("leave the game (asks first if it is not over)"),
-        cmd_quit,
+        "quit", ("q", "exit"), "", N_("leave the game (asks first if it is not over)"), cmd_quit
     ),
 )
 
@@ -521,13 +495,9 @@ def help_text(session: Session) -> RenderableType:
         parts.append(Text(_("Tab completes commands and moves."), style="dim"))
     parts.append(Text("\n" + _("Commands:"), style="bold"))
     table = Table.grid(padding=(0, 3))
-    seen: set[str] = set()
-    for cmd in session.commands.values():
-        if cmd.names[0] in seen:
-            continue
-        seen.add(cmd.names[0])
-        names = ", ".join(cmd.names[1:])
-        typed = cmd.usage + (f"  ({names})" if names else "")
+    for cmd in session.commands:
+        aliases = ", ".join(cmd.aliases)
+        typed = cmd.usage + (f"  ({aliases})" if aliases else "")
         table.add_row(Text("  " + typed, style="cyan"), Text(_(cmd.summary)))
     table.add_row(Text("  " + _("<number>"), style="cyan"), Text(_("play that move of the list")))
     parts.append(table)
@@ -555,7 +525,7 @@ def dispatch(session: Session, line: str) -> None:
         play_number(session, int(text))
         return
     word, _sep, rest = text.partition(" ")
-    command = session.commands.get(word.lower())
+    command = session.commands.find(word)
     if command is not None:
         command.run(session, rest.strip())
         return

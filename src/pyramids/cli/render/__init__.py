@@ -21,21 +21,23 @@ defines ``render(view) -> Rich renderable`` and may define:
   for the per-game ``help``;
 * ``HAND_OVER = False`` for a game whose seats see the same screen (no secrets,
   nothing to forget), so hot-seat play does not clear the screen between turns;
-* ``COMMANDS`` (extra commands of terminal play, name -> function(session,
-  argument)) with ``COMMAND_HELP`` (name -> (usage as typed, summary marked
-  ``N_``)).
+* ``COMMANDS``: the game's own commands of terminal play, a tuple of
+  :class:`~pyramids.cli.commands.Command` (name, aliases, arguments, summary
+  marked ``N_``, handler), joined to the built-in ones in one table.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from pyramids.cli.commands import Command
 
 #: game id -> module with that game's terminal hooks
 RENDERERS: dict[str, str] = {
@@ -78,8 +80,7 @@ class GameHooks:
     summary: Callable[[View], RenderableType] | None = None
     stats: Callable[[View], dict[str, float]] | None = None
     describe: Callable[[View, str], str] | None = None
-    commands: Mapping[str, Callable[..., None]] = field(default_factory=dict)
-    command_help: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    commands: tuple[Command, ...] = ()
     board: Callable[[View], RenderableType] | None = None
     events: Callable[[View, View], list[str]] = _no_events
     ending: Callable[[View], str] = _plain_ending
@@ -105,8 +106,7 @@ def game_hooks(game_id: str) -> GameHooks:
         summary=getattr(module, "summary", None),
         stats=getattr(module, "stats", None),
         describe=getattr(module, "describe", None),
-        commands=getattr(module, "COMMANDS", {}),
-        command_help=getattr(module, "COMMAND_HELP", {}),
+        commands=tuple(getattr(module, "COMMANDS", ())),
         board=getattr(module, "board", None),
         events=getattr(module, "events", defaults.events),
         ending=getattr(module, "ending", defaults.ending),

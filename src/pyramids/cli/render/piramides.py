@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pyramids.cli.common import _, tr
-from pyramids.cli.piramides_extra import HINT_HELP, hint_command, render_spread
+from pyramids.cli.piramides_extra import HINT, render_spread
 from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
 
@@ -230,6 +230,5 @@ def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-#: extra commands of terminal play (the solver's hint)
-COMMANDS = {"hint": hint_command}
-COMMAND_HELP = {"hint": HINT_HELP}
+#: the game's own commands of terminal play (the solver's hint)
+COMMANDS = (HINT,)

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pyramids.cli.commands import Command
 from pyramids.cli.common import _, tr
 from pyramids.games.pyramido.geometry import FRAME, fits
 from pyramids.i18n import N_
@@ -400,11 +401,16 @@ def floors_command(session: Any, argument: str) -> None:
     session.console.print(floor_layers(view["pyramids"][seat]))
 
 
-#: extra commands of terminal play
-COMMANDS = {"floors": floors_command}
-COMMAND_HELP = {
-    "floors": ("floors [N]", N_("draw each floor of player N's pyramid on its own")),
-}
+#: the game's own commands of terminal play
+COMMANDS = (
+    Command(
+        "floors",
+        (),
+        "[N]",
+        N_("draw each floor of player N's pyramid on its own"),
+        floors_command,
+    ),
+)
 #: every seat sees the same table (no hands, nothing to forget): no screen hand-over
 HAND_OVER = False
 
