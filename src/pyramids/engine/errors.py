@@ -17,6 +17,16 @@ player's language without parsing the message:
 An error may wrap the error that caused it (``cause``): a record's move that
 is illegal is a :class:`RecordError` caused by an :class:`IllegalMove`. Its
 rendering is its own, then ``": "``, then the cause's.
+
+>>> import pyramids
+>>> try:
+...     pyramids.new_game("piramides", players=3)
+... except pyramids.PyramidsError as e:
+...     err = e
+>>> err.code, err.params["players"], str(err)
+('player-count', 3, 'piramides is played by exactly 1 players, not 3')
+>>> err.render({err.template: "{game_id}: {count}, ne {players}"}.get)
+'piramides: 1, ne 3'
 """
 
 from __future__ import annotations
