@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.ai.base import Agent
+from pyramids.ai.errors import AgentError
 from pyramids.ai.registry import make_agent
 from pyramids.ai.stats import Pair, elo, elo_intervals, mean_interval, pairs_from_places, wilson
+from pyramids.engine.errors import PyramidsError
 from pyramids.engine.records import save_record
 from pyramids.engine.registry import get_game
 from pyramids.engine.rng import Rng
@@ -46,20 +48,32 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     for part in parts:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"agent option {part!r} in {spec!r} must look like name=value")
+            raise AgentError(
+                "agent option {option} in {spec} must look like name=value",
+                code="agent-spec",
+                option=repr(part),
+                spec=repr(spec),
+            )
         options[key.strip().replace("-", "_")] = value.strip()
     if not name:
-        raise ValueError(f"agent {spec!r} has no name")
+        raise AgentError("agent {spec} has no name", code="agent-spec", spec=repr(spec))
     return name, options
 
 
 def build_agent(spec: str, game_id: str) -> Agent:
-    """The agent that ``spec`` describes (raises ``UnknownAgent``/``ValueError``)."""
+    """The agent that ``spec`` describes (raises :class:`~pyramids.ai.errors.AgentError`)."""
     name, options = parse_agent_spec(spec)
     try:
         return make_agent(name, game_id, **options)
     except TypeError as e:
-        raise ValueError(f"agent {spec!r}: {e}") from None
+        if not options:
+            raise  # not an option the constructor does not take: a bug to see
+        raise AgentError(
+            "agent {spec} does not take the options {options}",
+            code="agent-option",
+            spec=repr(spec),
+            options=", ".join(options),
+        ) from e
 
 
 @dataclass(frozen=True)
@@ -81,14 +95,14 @@ class ArenaConfig:
         return max(game.min_players, min(len(self.agents), game.max_players))
 
     def check(self) -> None:
-        """Raise ``ValueError``/``UnknownAgent`` for anything that cannot be played."""
+        """Raise a :class:`~pyramids.engine.errors.PyramidsError` for anything unplayable."""
         game = get_game(self.game_id)
         game.check_players(self.seat_count())
         game.resolve_variant(self.variant)
         if not self.agents:
-            raise ValueError("name at least one agent")
+            raise AgentError("name at least one agent", code="agent-spec")
         if self.games < 1:
-            raise ValueError("play at least one game")
+            raise PyramidsError("play at least one game", code="arena-games")
         for spec in self.agents:
             build_agent(spec, self.game_id)
 

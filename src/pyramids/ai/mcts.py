@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pyramids.ai.base import Agent
+from pyramids.ai.errors import AgentError
 from pyramids.ai.policies import DEFAULT_POLICY, GamePolicy, get_policy
 from pyramids.engine.records import replay
 from pyramids.engine.rng import Rng
@@ -269,7 +270,7 @@ def _close_pools() -> None:
 
 
 def _number(name: str, value: Any, kind: type, minimum: float, allow_none: bool = False) -> Any:
-    """Check an option (accepting text from the command line); ValueError names it."""
+    """Check an option (accepting text from the command line); the AgentError names it."""
     if value is None and allow_none:
         return None
     try:
@@ -277,9 +278,20 @@ def _number(name: str, value: Any, kind: type, minimum: float, allow_none: bool 
             raise ValueError
         number = kind(value)
     except (TypeError, ValueError):
-        raise ValueError(f"mcts option {name} must be a number, not {value!r}") from None
+        raise AgentError(
+            "mcts option {option} must be a number, not {value}",
+            code="agent-option",
+            option=name,
+            value=repr(value),
+        ) from None
     if number < minimum:
-        raise ValueError(f"mcts option {name} must be at least {minimum}, not {value!r}")
+        raise AgentError(
+            "mcts option {option} must be at least {minimum}, not {value}",
+            code="agent-option",
+            option=name,
+            minimum=f"{minimum:g}",
+            value=repr(value),
+        )
     return number
 
 
@@ -318,7 +330,12 @@ class MCTSAgent(Agent):
         playouts: str = "policy",
     ) -> None:
         if level not in LEVELS:
-            raise ValueError(f"mcts level must be one of {', '.join(LEVELS)}, not {level!r}")
+            raise AgentError(
+                "mcts level must be one of {levels}, not {level}",
+                code="agent-level",
+                levels=", ".join(LEVELS),
+                level=repr(level),
+            )
         budget = LEVELS[level]
         its = budget.iterations if iterations is None else _number("iterations", iterations, int, 1)
         if seconds is None:
@@ -326,9 +343,13 @@ class MCTSAgent(Agent):
         else:
             secs = _number("seconds", seconds, float, 0.0) or None
         if its is None and secs is None:
-            raise ValueError("mcts needs an iteration or a time budget")
+            raise AgentError("mcts needs an iteration or a time budget", code="agent-option")
         if playouts not in ("policy", "random"):
-            raise ValueError(f"mcts option playouts must be policy or random, not {playouts!r}")
+            raise AgentError(
+                "mcts option playouts must be policy or random, not {value}",
+                code="agent-option",
+                value=repr(playouts),
+            )
         self.level = level
         self.workers: int = _number("workers", workers, int, 1)
         if isinstance(parallel, str):
@@ -346,7 +367,7 @@ class MCTSAgent(Agent):
             playouts=playouts,
         )
         if self.params.margin > 1:
-            raise ValueError("mcts option margin must be between 0 and 1")
+            raise AgentError("mcts option margin must be between 0 and 1", code="agent-option")
         #: root visits of the last decision (for analysis and tests)
         self.last_visits: dict[Any, int] = {}
 

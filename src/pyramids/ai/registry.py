@@ -11,7 +11,7 @@ import importlib
 from typing import Any
 
 from pyramids.ai.base import Agent
-from pyramids.engine.errors import PyramidsError
+from pyramids.ai.errors import UnknownAgent
 
 #: agent name -> {game id or "*": "module:Class"}
 AGENTS: dict[str, dict[str, str]] = {
@@ -27,10 +27,6 @@ AGENTS: dict[str, dict[str, str]] = {
 }
 
 
-class UnknownAgent(PyramidsError):
-    """An agent name that does not exist, or does not play the given game."""
-
-
 def agent_names(game_id: str | None = None) -> list[str]:
     """Names of the agents that play ``game_id`` (all agents if ``None``)."""
     return [
@@ -44,12 +40,16 @@ def make_agent(name: str, game_id: str, **options: Any) -> Agent:
     """Build agent ``name`` for ``game_id`` with its options (e.g. ``iterations=200``)."""
     games = AGENTS.get(name)
     if games is None:
-        raise UnknownAgent(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)}")
+        raise UnknownAgent(
+            "unknown agent '{agent}'; known agents: {known}", agent=name, known=", ".join(AGENTS)
+        )
     target = games.get(game_id) or games.get("*")
     if target is None:
         raise UnknownAgent(
-            f"agent {name!r} does not play {game_id}; agents for it: "
-            f"{', '.join(agent_names(game_id))}"
+            "agent '{agent}' does not play {game_id}; agents for it: {known}",
+            agent=name,
+            game_id=game_id,
+            known=", ".join(agent_names(game_id)),
         )
     module_name, _, cls_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), cls_name)

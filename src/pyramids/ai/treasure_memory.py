@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyramids.ai.base import Agent
+from pyramids.ai.errors import AgentError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.games.pyramido_treasure.board import (
@@ -127,7 +128,11 @@ class TreasureMemoryAgent(Agent):
 
     def __init__(self, forget: float = 0.0, wrong_treasure_cost: float = 12.0) -> None:
         if not 0.0 <= forget <= 1.0:
-            raise ValueError(f"forget must be a probability from 0 to 1, not {forget}")
+            raise AgentError(
+                "forget must be a probability from 0 to 1, not {value}",
+                code="agent-option",
+                value=repr(forget),
+            )
         self.forget = float(forget)
         self.wrong_treasure_cost = float(wrong_treasure_cost)
         self._memory: dict[int, Memory] = {}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pyramids.cli.common import fail, fit_tables, get_console, parse_options, progress_bar
+from pyramids.cli.common import fail, fit_tables, get_console, parse_options, progress_bar, reason
 
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig
@@ -118,7 +118,6 @@ def register(app: typer.Typer) -> None:
             summarize,
             summary_csv,
         )
-        from pyramids.ai.registry import UnknownAgent
         from pyramids.cli.plots import arena_plots
         from pyramids.cli.render import game_hooks
         from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
@@ -138,8 +137,8 @@ def register(app: typer.Typer) -> None:
                 variant=parse_options(option or []),
             )
             config.check()
-        except (PyramidsError, UnknownAgent, ValueError) as e:
-            raise fail(str(e)) from None
+        except PyramidsError as e:
+            raise fail(reason(e)) from None
         if jobs < 1:
             raise fail("--jobs must be at least 1")
         if resamples < 1:
@@ -154,8 +153,8 @@ def register(app: typer.Typer) -> None:
                     progress.advance(task)
 
                 results = run_arena(config, jobs, records, stats, advance, executor)
-        except (PyramidsError, UnknownAgent, ValueError, RayUnavailable) as e:
-            raise fail(str(e)) from None
+        except (PyramidsError, RayUnavailable) as e:
+            raise fail(reason(e)) from None
         summary = summarize(config, results, resamples=resamples)
         for table in summary_tables(config, summary, len(results), min(console.width, 80)):
             console.print(table)

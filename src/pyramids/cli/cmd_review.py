@@ -235,7 +235,7 @@ def run_review(
     """Review ``file`` and show it (see the module docstring)."""
     from rich.markup import escape
 
-    from pyramids.engine.errors import PyramidsError
+    from pyramids.engine.errors import PyramidsError, SeatError
     from pyramids.review import parse_budget, review
 
     console = get_console()
@@ -259,6 +259,13 @@ def run_review(
 
         try:
             result = review(file, seat, budget, seed=seed, jobs=jobs, progress=tick)
+        except SeatError as e:  # the engine counts seats from 0, --seat from 1
+            message = _(
+                "--seat {number}: the game has {count} players",
+                number=(seat or 0) + 1,
+                count=e.params["count"],
+            )
+            raise fail(message) from None
         except PyramidsError as e:
             message = _("cannot review {path}: {reason}", path=str(file), reason=reason(e))
             raise fail(message) from None

@@ -153,13 +153,17 @@ def register(app: typer.Typer) -> None:
 
 def _check_broker(url: str) -> None:
     """Stop with one clear line, before listening, if the broker cannot be used."""
-    try:
-        from pyramids.cluster.broker import BrokerError, check_broker
-    except ModuleNotFoundError:
+    import importlib.util
+
+    # asked of the third-party package itself: an import error inside our broker
+    # module is a bug to see, not a missing extra
+    if importlib.util.find_spec("redis") is None:
         typer.echo(
             "Error: --broker needs the redis package: pip install 'pyramids[redis]'", err=True
         )
-        raise typer.Exit(2) from None
+        raise typer.Exit(2)
+    from pyramids.cluster.broker import BrokerError, check_broker
+
     try:
         check_broker(url)
     except BrokerError as e:

@@ -79,7 +79,7 @@ def simulate(
     are Ray tasks; each is a pure function of its seed, so the figures are those
     of a local run, and records are written here, by this process.
     """
-    from pyramids.ai.registry import UnknownAgent, make_agent
+    from pyramids.ai.registry import make_agent
     from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
     from pyramids.engine.registry import get_game
 
@@ -96,10 +96,8 @@ def simulate(
             make_agent(a, game)  # an unknown agent fails here, before any game
         variant = parse_options(option)
         g.resolve_variant(variant)
-    except (PyramidsError, UnknownAgent) as e:
+    except PyramidsError as e:
         raise fail(reason(e)) from None
-    except ValueError as e:
-        raise fail(str(e)) from None
     if games < 1:
         raise fail("--games must be at least 1")
     if records is not None:

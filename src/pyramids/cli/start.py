@@ -96,7 +96,6 @@ def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None]:
 
 def start_play(request: PlayRequest) -> None:
     """Build the game and the seats that ``request`` asks for and play it in the terminal."""
-    from pyramids.ai.registry import UnknownAgent
     from pyramids.engine.registry import get_game
 
     con = get_console()
@@ -132,10 +131,8 @@ def start_play(request: PlayRequest) -> None:
                 state, numbers = solvable_game(seed, state.variant)
                 con.print(_("Winnable deals: {deals}", deals=", ".join(map(str, numbers))))
             seats = _seats(n, request.bots, request.agent, game_id)
-    except (PyramidsError, UnknownAgent) as e:
+    except PyramidsError as e:
         raise fail(reason(e)) from None
-    except ValueError as e:
-        raise fail(str(e)) from None
     state.names = tuple(s.name for s in seats)
     save_to = request.save if request.save is not None else request.resume
     title = tr().lookup(f"game:{game_id}", state.game.title)

@@ -6,6 +6,7 @@ from pyramids.engine.errors import (
     PlayersError,
     PyramidsError,
     RecordError,
+    SeatError,
     UnknownGame,
     VariantError,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "PyramidsError",
     "RecordError",
     "Rng",
+    "SeatError",
     "State",
     "UnknownGame",
     "VariantError",

@@ -9,7 +9,7 @@ player's language without parsing the message:
 * ``template``: the English text with named ``{fields}``; it is the gettext
   msgid, a string literal at the raise site so that ``pybabel extract`` finds
   it (``-k IllegalMove:2 -k NotationError:1 -k RecordError:2 -k
-  VariantError:1 -k UnknownGame:1 -k PlayersError:1``);
+  VariantError:1 -k UnknownGame:1 -k PlayersError:1 -k SeatError:1``);
 * ``params``: the fields' values, JSON scalars; keys naming a name kind hold
   ids (see :mod:`pyramids.engine.names`);
 * ``message`` and ``str(err)``: the English rendering.
@@ -17,6 +17,16 @@ player's language without parsing the message:
 An error may wrap the error that caused it (``cause``): a record's move that
 is illegal is a :class:`RecordError` caused by an :class:`IllegalMove`. Its
 rendering is its own, then ``": "``, then the cause's.
+
+>>> import pyramids
+>>> try:
+...     pyramids.new_game("piramides", players=3)
+... except pyramids.PyramidsError as e:
+...     err = e
+>>> err.code, err.params["players"], str(err)
+('player-count', 3, 'piramides is played by exactly 1 players, not 3')
+>>> err.render({err.template: "{game_id}: {count}, ne {players}"}.get)
+'piramides: 1, ne 3'
 """
 
 from __future__ import annotations
@@ -160,10 +170,22 @@ class VariantError(PyramidsError):
 
 
 class PlayersError(PyramidsError):
-    """A bad player count, seat names or seat number: codes ``player-count``, ``player-names``,
-    ``no-such-seat``."""
+    """A bad player count or seat names: codes ``player-count``, ``player-names``.
+
+    Also the base of :class:`SeatError`, so that "who plays" is one thing to catch.
+    """
 
     default_code = "players"
+
+
+class SeatError(PlayersError):
+    """A seat number that the game does not have: code ``no-such-seat``.
+
+    Raised wherever a caller names a seat (a view, a review, an adapter's
+    ``seat=``); :func:`pyramids.engine.state.check_seat` is the one check.
+    """
+
+    default_code = "no-such-seat"
 
 
 class RecordError(PyramidsError):

@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pyramids.engine.errors import IllegalMove, PlayersError, RecordError
+from pyramids.engine.errors import IllegalMove, PlayersError, RecordError, SeatError
 from pyramids.engine.rng import Rng
 from pyramids.engine.variant import Option, VariantValue, resolve_variant
 
@@ -153,6 +153,29 @@ def _check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
             "names must be {count} non-empty strings", code="player-names", count=players
         )
     return names
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` if it is a seat number of a ``players``-player game, else :class:`SeatError`.
+
+    One check for every place a caller names a seat (a view, a review, an
+    adapter), so that all of them refuse ``True``, ``1.0`` and ``-1`` alike
+    and say so in the same translatable words.
+
+    >>> check_seat(1, 2)
+    1
+    >>> check_seat(2, 2)
+    Traceback (most recent call last):
+    ...
+    pyramids.engine.errors.SeatError: no seat 2 in a 2-player game
+    """
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
+        return seat
+    raise SeatError(
+        "no seat {number} in a {count}-player game",
+        number=seat if type(seat) is int else repr(seat),
+        count=players,
+    )
 
 
 class State(ABC, Generic[M]):
@@ -377,15 +400,8 @@ class State(ABC, Generic[M]):
         }
 
     def _check_viewer(self, player: int | None) -> None:
-        if player is not None and not (
-            isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players
-        ):
-            raise PlayersError(
-                "no seat {number} in a {count}-player game",
-                code="no-such-seat",
-                number=player if type(player) is int else repr(player),
-                count=self.players,
-            )
+        if player is not None:
+            check_seat(player, self.players)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.id} ply={self._ply} over={self.is_over}>"

@@ -31,7 +31,7 @@ from pyramids.ai.base import Agent
 from pyramids.ai.registry import make_agent
 from pyramids.engine.registry import get_game
 from pyramids.engine.rng import Rng
-from pyramids.engine.state import State
+from pyramids.engine.state import State, check_seat
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import FloatArray, ImageArray
 from pyramids.envs.encodings.raster import view_image
@@ -62,9 +62,7 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         self.game = get_game(game_id)
         self.codec = make_codec(game_id, players, variant)
         self.players = self.codec.players
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat} in a {self.players}-player game")
-        self.seat = seat
+        self.seat = check_seat(seat, self.players)
         self.variant = dict(variant)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode

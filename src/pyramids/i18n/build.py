@@ -33,16 +33,21 @@ from pyramids.i18n import LANGUAGES, LOCALE_DIR, name_context
 
 SRC = Path(__file__).resolve().parents[1]
 
-#: the engine's and server's message-carrying calls: which argument is the template
+#: the message-carrying calls of the engine, the agents and the server: which argument
+#: is the template (every ``PyramidsError`` subclass raised with a template is here)
 PYTHON_KEYWORDS: dict[str, Any] = {
     **DEFAULT_KEYWORDS,
     "N_": None,
+    "PyramidsError": (1,),
     "IllegalMove": (2,),
     "NotationError": (1,),
     "RecordError": (2,),
     "VariantError": (1,),
     "UnknownGame": (1,),
     "PlayersError": (1,),
+    "SeatError": (1,),
+    "AgentError": (1,),
+    "UnknownAgent": (1,),
     "ProtocolError": (2,),
 }
 WEB_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2), "tc": ((1, "c"), 2)}

@@ -22,8 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pyramids.engine.errors import PlayersError
-from pyramids.engine.state import State
+from pyramids.engine.state import State, check_seat
 from pyramids.review.model import (
     ITERATION_SHARE,
     Budget,
@@ -96,15 +95,8 @@ def plan(
     states = positions(data)
     final = states[-1]
     game_id = final.game.id
-    if seat is not None and not (
-        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < final.players
-    ):
-        raise PlayersError(
-            "no seat {number} in a {count}-player game",
-            code="no-such-seat",
-            number=seat if type(seat) is int else repr(seat),
-            count=final.players,
-        )
+    if seat is not None:
+        check_seat(seat, final.players)
     name, chosen = parse_budget(budget)
     seats = [seat] if seat is not None else list(range(final.players))
     plies = [
@@ -144,7 +136,8 @@ def review(
     iterations per decision, or a :class:`Budget`. ``jobs`` > 1 splits the
     decisions over that many processes (same result). ``progress(done,
     total)`` is called after each decision. Raises :class:`RecordError` for a
-    bad record and :class:`PlayersError` for a seat the game does not have.
+    bad record and :class:`~pyramids.engine.errors.SeatError` for a seat the
+    game does not have.
     """
     work = plan(record, seat, budget, seed=seed)
     plies = work.plies

@@ -30,8 +30,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from pyramids import __version__
-from pyramids.engine.errors import UnknownGame
+from pyramids.engine.errors import SeatError, UnknownGame
 from pyramids.engine.registry import all_games, game_ids, get_game
+from pyramids.engine.state import check_seat
 from pyramids.i18n import LANGUAGES, Translator, check_language, negotiate, translator
 from pyramids.i18n.build import option_label
 from pyramids.i18n.web import catalog_json
@@ -493,8 +494,11 @@ def create_app(
     async def replay(room_id: str, seat: int | None = None, ply: int | None = None) -> Any:
         room = await manager().get(room_id, fresh=True)
         _need_over(room)
-        if seat is not None and not 0 <= seat < room.players:
-            raise ProtocolError("bad-request", "there is no seat {seat}", seat=shown(seat))
+        if seat is not None:
+            try:
+                check_seat(seat, room.players)
+            except SeatError as e:
+                raise ProtocolError.from_engine("bad-request", e) from None
         states = await asyncio.to_thread(room.replay_states)
         if ply is None:
             ply = len(states) - 1

@@ -13,6 +13,7 @@ import inspect
 from typing import Any
 
 from pyramids.ai.base import Agent
+from pyramids.ai.errors import AgentError
 from pyramids.ai.registry import AGENTS, agent_names, make_agent
 
 #: levels offered for agents whose constructor takes ``level``
@@ -25,10 +26,9 @@ def _agent_class(name: str, game_id: str) -> type[Any] | None:
     if target is None:
         return None
     module_name, _, cls_name = target.partition(":")
-    try:
-        cls: type[Any] = getattr(importlib.import_module(module_name), cls_name)
-    except (ImportError, AttributeError):
-        return None
+    # no ``except ImportError``: every agent is part of the package, and one that
+    # fails to import is a bug to see, not an agent to leave out of the lobby
+    cls: type[Any] = getattr(importlib.import_module(module_name), cls_name)
     return cls
 
 
@@ -54,11 +54,18 @@ def bot_choices(game_id: str) -> list[dict[str, Any]]:
 
 
 def build_agent(name: str, game_id: str, level: str | None) -> Agent:
-    """The agent for a bot seat; ``ValueError`` for an unknown agent or level."""
+    """The agent for a bot seat; :class:`~pyramids.ai.errors.AgentError` for a bad name or level."""
     if level is None:
         return make_agent(name, game_id)
     if not takes_level(name, game_id):
-        raise ValueError(f"agent {name!r} has no levels; leave 'level' out")
+        raise AgentError(
+            "agent '{agent}' has no levels; leave 'level' out", code="agent-level", agent=name
+        )
     if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise AgentError(
+            "level must be one of {levels}, not {level}",
+            code="agent-level",
+            levels=", ".join(LEVELS),
+            level=repr(level),
+        )
     return make_agent(name, game_id, level=level)

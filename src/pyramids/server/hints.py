@@ -1,15 +1,14 @@
-"""Hints for the solitaire, from the solver (``pyramids.solver.hint``) when it is installed.
+"""Hints for the solitaire, from the solver (:func:`pyramids.solver.hint.hint`).
 
-The solver is a separate part of the project; the server offers a hint only
-if ``pyramids.solver.hint`` can be imported and has ``hint(state, ...)``
-returning an object with ``best`` (a move) and ``estimates`` (per move, with
-``chance`` of clearing). Why look it up at run time: the server must work,
-and simply offer no hint, without the solver.
+The solver's ``hint(state, ...)`` returns an object with ``best`` (a move)
+and ``estimates`` (per move, with ``chance`` of clearing). It is imported on
+first use rather than with the server, which starts faster without it; and
+never behind an ``except ImportError``: the solver is part of the package, so
+a solver that fails to import is a bug to see, not a server without hints.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -22,30 +21,25 @@ HINT_GAMES = ("piramides",)
 HINT_SECONDS = 3.0
 
 
-def _hint_function() -> Callable[..., Any] | None:
-    try:
-        module = importlib.import_module("pyramids.solver.hint")
-    except ImportError:
-        return None
-    fn = getattr(module, "hint", None)
-    return fn if callable(fn) else None
+def _hint_function() -> Callable[..., Any]:
+    from pyramids.solver.hint import hint
+
+    return hint
 
 
 def hint_available(game_id: str) -> bool:
-    """Whether hints are offered for ``game_id`` (the solitaire, with the solver installed)."""
-    return (
-        game_id in HINT_GAMES
-        and get_game(game_id).max_players == 1
-        and _hint_function() is not None
-    )
+    """Whether hints are offered for ``game_id`` (the solitaire); loads the solver for it."""
+    if game_id not in HINT_GAMES or get_game(game_id).max_players != 1:
+        return False
+    _hint_function()  # now, not on the first hint (the server's heap is frozen after this)
+    return True
 
 
 def hint_for(state: State[Any], seed: int = 0) -> dict[str, Any] | None:
     """The solver's best move in notation with its estimated chance, or ``None``."""
-    fn = _hint_function()
-    if fn is None or state.is_over:
+    if state.is_over:
         return None
-    result = fn(state, samples=16, seed=seed, max_seconds=HINT_SECONDS)
+    result = _hint_function()(state, samples=16, seed=seed, max_seconds=HINT_SECONDS)
     best = result.best
     chance = None
     for est in getattr(result, "estimates", []):

@@ -565,8 +565,6 @@ class RoomManager:
             room = Room(row)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
-        except ValueError as e:
-            raise ProtocolError("bad-request", "{error}", error=str(e)) from None
         row.over = room.state.is_over
         if self.broker is not None and room.bot_to_move() is not None:
             await self.broker.mark_due([room_id], self.broker.lease_seconds)
@@ -692,11 +690,7 @@ class RoomManager:
                 build_agent(agent, game_id, level)
             except PyramidsError as e:
                 raise ProtocolError(
-                    "bad-request", "seat {seat}: {reason}", seat=i, reason=e
-                ) from None
-            except (ValueError, TypeError) as e:
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: {reason}", seat=i, reason=str(e)
+                    "bad-request", "seat {seat}: {reason}", {"rule": e.code}, seat=i, reason=e
                 ) from None
             label = agent if level is None else f"{agent} {level}"
             return SeatRow(i, (name or f"Bot {i + 1} ({label})").strip(), "bot", agent, level, None)
@@ -1135,7 +1129,7 @@ class RoomManager:
                 room.history.append(Past(ev.version, "undo", ev.seat, None, after))
                 room.broadcast("undo", ev.seat, None, None, None)
                 return True
-        except (PyramidsError, ValueError) as e:
+        except PyramidsError as e:
             log.warning("event %s of game %s does not fit the cache: %s", ev.version, room.id, e)
         return False
 
@@ -1282,12 +1276,16 @@ def _check_name(seat: int, name: Any) -> None:
         raise ProtocolError(
             "bad-request",
             "seat {seat}: a name is 1 to {limit} characters",
+            {"rule": "player-names"},
             seat=seat,
             limit=NAME_MAX_LENGTH,
         )
     if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in name):
         raise ProtocolError(
-            "bad-request", "seat {seat}: a name cannot hold control characters", seat=seat
+            "bad-request",
+            "seat {seat}: a name cannot hold control characters",
+            {"rule": "player-names"},
+            seat=seat,
         )
 
 
