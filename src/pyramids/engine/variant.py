@@ -120,7 +120,7 @@ def first_player_option(doc_extra: str = "") -> Option:
         "first_player",
         0,
         int,
-        "Seat that moves first (0 = the rulebooks' 'youngest'), or 'random' to draw it "
+        "Seat that moves first (0 = the player the rulebook says starts), or 'random' to draw it "
         "from the game's seed." + doc_extra,
         minimum=0,
         also=("random",),
