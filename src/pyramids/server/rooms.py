@@ -20,10 +20,11 @@ import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Coroutine, Hashable, Sequence
+from collections.abc import Callable, Coroutine, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 from sqlalchemy.exc import SQLAlchemyError
@@ -139,6 +140,31 @@ class Past:
     state: State[Any]
 
 
+@dataclass(frozen=True)
+class Change:
+    """An event that fits the cached game, not applied yet: what the room becomes with it.
+
+    Why one value for moves and undos, local and remote: whatever its origin
+    (a client, a bot, another instance of a cluster), an accepted event is
+    applied, kept for resyncs and broadcast by one method, :meth:`Room.accept`.
+    """
+
+    kind: Literal["move", "undo"]
+    seat: int | None
+    #: the state after the event
+    after: State[Any]
+    #: the move log after the event (notation)
+    moves: list[str]
+    #: the move played and its canonical notation (``None`` for an undo)
+    move: Hashable | None = None
+    text: str | None = None
+
+    def event(self, version: int) -> EventRow:
+        """The change as the log's entry at ``version``."""
+        data = self.text if self.text is not None else "1"
+        return EventRow(version, self.kind, self.seat, data)
+
+
 class Room:
     """A game being played: cached state, log, connections and bot seats."""
 
@@ -240,18 +266,85 @@ class Room:
         """Undo is offered in single-player games only, once a move has been played."""
         return self.game.max_players == 1 and bool(self.moves)
 
+    def deal(self, moves: Sequence[str] = ()) -> State[Any]:
+        """This room's game rebuilt from its deal, after ``moves`` (notation)."""
+        names = [s.name for s in self.seats]
+        return rebuild(self.game.id, self.players, self.seed, names, self.variant, moves)
+
     def replay_states(self) -> list[State[Any]]:
         """Every position of the game from the deal (built once, dropped by an undo)."""
         states = self._replay
         if states is None or len(states) != len(self.moves) + 1:
-            names = [s.name for s in self.seats]
-            state = rebuild(self.game.id, self.players, self.seed, names, self.variant, [])
+            state = self.deal()
             states = [state.copy()]
             for text in self.moves:
                 state.play(state.parse_move(text))
                 states.append(state.copy())
             self._replay = states
         return states
+
+    # -- events -------------------------------------------------------------------
+
+    def checked_move(self, seat: int, text: str) -> Change:
+        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not."""
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game-over", "the game is over: no more moves can be played")
+        if state.current_player != seat:
+            p = state.current_player
+            who = self.seats[p].name if p is not None else "?"
+            raise ProtocolError("not-your-turn", "it is {player}'s turn, not yours", player=who)
+        try:
+            move = state.parse_move(text)
+            canonical = state.move_to_str(move)
+            after = state.copy()
+            after.play(move)
+        except IllegalMove as e:
+            raise ProtocolError.from_engine("illegal-move", e, move=text) from None
+        return Change("move", seat, after, [*self.moves, canonical], move, canonical)
+
+    def checked_undo(self, seat: int) -> Change:
+        """``seat`` taking back the last move, checked (single-player games only)."""
+        if self.game.max_players != 1:
+            raise ProtocolError("undo-not-allowed", "undo is only offered in single-player games")
+        if not self.moves:
+            raise ProtocolError("nothing-to-undo", "no move has been played yet")
+        moves = self.moves[:-1]
+        return Change("undo", seat, self.deal(moves), moves)
+
+    def logged(self, ev: EventRow) -> Change | None:
+        """An event another instance committed, as a change of this cache (``None``: no fit).
+
+        Not checked for turn or version: the database accepted it already.
+        """
+        if ev.kind == "move" and ev.seat is not None:
+            move: Hashable = self.state.parse_move(ev.data)
+            after = self.state.copy()
+            after.play(move)
+            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data)
+        if ev.kind == "undo" and self.moves:
+            moves = self.moves[:-1]
+            return Change("undo", ev.seat, self.deal(moves), moves)
+        return None
+
+    def accept(
+        self,
+        change: Change,
+        version: int,
+        origin: Connection | None = None,
+        reply_to: Any = None,
+    ) -> None:
+        """Apply a committed ``change`` as ``version``: keep it for resyncs, tell every client."""
+        self.state = change.after
+        self.moves = change.moves
+        if change.kind == "undo":
+            self.undos += 1
+        self.version = version
+        self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
+        self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
+        if change.move is not None and change.seat is not None:
+            for agent in self.agents.values():
+                agent.observe(change.after, change.move, change.seat)
 
     # -- messages -----------------------------------------------------------------
 
@@ -720,53 +813,8 @@ class RoomManager:
         """
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot move")
-        return await _uncancellable(self._move(room, seat, text, version, origin, reply_to))
-
-    async def _move(
-        self,
-        room: Room,
-        seat: int,
-        text: str,
-        version: int,
-        origin: Connection | None,
-        reply_to: Any,
-    ) -> int:
-        async with room.lock:
-            if self.broker is not None and version > room.version:
-                await self._catch_up_locked(room)  # the client saw more than this cache
-            self._check_version(room, version)
-            state = room.state
-            if state.is_over:
-                raise ProtocolError("game-over", "the game is over: no more moves can be played")
-            if state.current_player != seat:
-                who = (
-                    room.seats[state.current_player].name
-                    if state.current_player is not None
-                    else "?"
-                )
-                raise ProtocolError("not-your-turn", "it is {player}'s turn, not yours", player=who)
-            try:
-                move = state.parse_move(text)
-                canonical = state.move_to_str(move)
-                after = state.copy()
-                after.play(move)
-            except IllegalMove as e:
-                raise ProtocolError.from_engine("illegal-move", e, move=text) from None
-            new_version = room.version + 1
-            if self.broker is not None and room.bot_seat(after) is not None:
-                # before the commit: should this instance die right after it, the bot
-                # is still found by another instance's sweep
-                await self.broker.mark_due([room.id], self.broker.lease_seconds)
-            await self._commit(room, EventRow(new_version, "move", seat, canonical), after.is_over)
-            room.state = after
-            room.moves.append(canonical)
-            room.version = new_version
-            room.history.append(Past(new_version, "move", seat, canonical, after))
-            room.broadcast("move", seat, canonical, origin, reply_to)
-            for agent in room.agents.values():
-                agent.observe(after, move, seat)
-        self.kick_bots(room)
-        return new_version
+        check = partial(room.checked_move, seat, text)
+        return await _uncancellable(self._accept(room, version, check, origin, reply_to))
 
     async def undo(
         self,
@@ -779,38 +827,33 @@ class RoomManager:
         """Take back the last move of a single-player game (an ``undo`` event in the log)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot undo")
-        return await _uncancellable(self._undo(room, seat, version, origin, reply_to))
+        check = partial(room.checked_undo, seat)
+        return await _uncancellable(self._accept(room, version, check, origin, reply_to))
 
-    async def _undo(
-        self, room: Room, seat: int, version: int, origin: Connection | None, reply_to: Any
+    async def _accept(
+        self,
+        room: Room,
+        version: int,
+        check: Callable[[], Change],
+        origin: Connection | None,
+        reply_to: Any,
     ) -> int:
+        """The one path of a client's or a bot's event: under the room's lock, the version
+        and ``check`` first, then the commit, and only then the room changes and every
+        client is told. Returns the event's version."""
         async with room.lock:
             if self.broker is not None and version > room.version:
-                await self._catch_up_locked(room)
+                await self._catch_up_locked(room)  # the client saw more than this cache
             self._check_version(room, version)
-            if room.game.max_players != 1:
-                raise ProtocolError(
-                    "undo-not-allowed", "undo is only offered in single-player games"
-                )
-            if not room.moves:
-                raise ProtocolError("nothing-to-undo", "no move has been played yet")
-            moves = room.moves[:-1]
-            after = rebuild(
-                room.game.id,
-                room.players,
-                room.seed,
-                [s.name for s in room.seats],
-                room.variant,
-                moves,
-            )
+            change = check()
             new_version = room.version + 1
-            await self._commit(room, EventRow(new_version, "undo", seat, "1"), after.is_over)
-            room.state = after
-            room.moves = moves
-            room.undos += 1
-            room.version = new_version
-            room.history.append(Past(new_version, "undo", seat, None, after))
-            room.broadcast("undo", seat, None, origin, reply_to)
+            if self.broker is not None and room.bot_seat(change.after) is not None:
+                # before the commit: should this instance die right after it, the bot
+                # is still found by another instance's sweep
+                await self.broker.mark_due([room.id], self.broker.lease_seconds)
+            await self._commit(room, change.event(new_version), change.after.is_over)
+            room.accept(change, new_version, origin, reply_to)
+        self.kick_bots(room)
         return new_version
 
     @staticmethod
@@ -1112,28 +1155,9 @@ class RoomManager:
         ``False`` if the event does not fit the cache (it is then rebuilt).
         """
         try:
-            if ev.kind == "move" and ev.seat is not None:
-                move: Hashable = room.state.parse_move(ev.data)
-                after = room.state.copy()
-                after.play(move)
-                room.state = after
-                room.moves.append(ev.data)
-                room.version = ev.version
-                room.history.append(Past(ev.version, "move", ev.seat, ev.data, after))
-                room.broadcast("move", ev.seat, ev.data, None, None)
-                for agent in room.agents.values():
-                    agent.observe(after, move, ev.seat)
-                return True
-            if ev.kind == "undo" and room.moves:
-                moves = room.moves[:-1]
-                names = [s.name for s in room.seats]
-                after = rebuild(room.game.id, room.players, room.seed, names, room.variant, moves)
-                room.state = after
-                room.moves = moves
-                room.undos += 1
-                room.version = ev.version
-                room.history.append(Past(ev.version, "undo", ev.seat, None, after))
-                room.broadcast("undo", ev.seat, None, None, None)
+            change = room.logged(ev)
+            if change is not None:
+                room.accept(change, ev.version)
                 return True
         except (PyramidsError, ValueError) as e:
             log.warning("event %s of game %s does not fit the cache: %s", ev.version, room.id, e)
