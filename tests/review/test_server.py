@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
 from pyramids.server import review_routes
+from pyramids.server.inputs import NewRoom
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.review_routes import add_review_routes
 from pyramids.server.rooms import RoomManager
@@ -46,7 +47,7 @@ def make_app(db: Path, pool: ThreadPoolExecutor) -> tuple[FastAPI, dict[str, Any
 
     @app.post("/rooms")
     async def create(request: Request) -> dict[str, Any]:
-        out: dict[str, Any] = await holder["manager"].create(await request.json())
+        out: dict[str, Any] = await holder["manager"].create(NewRoom.parse(await request.json()))
         return out
 
     holder["reviews"] = add_review_routes(app, lambda: holder["manager"], executor=pool)

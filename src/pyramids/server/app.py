@@ -41,14 +41,24 @@ from pyramids.server.bots import bot_choices
 from pyramids.server.guard import ConnectionLimits
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.hints import hint_available, hint_for
+from pyramids.server.inputs import (
+    ChatMessage,
+    MoveMessage,
+    MoveRequest,
+    NewRoom,
+    PingMessage,
+    RematchRequest,
+    SyncMessage,
+    UndoMessage,
+    UndoRequest,
+    parse_client_message,
+)
 from pyramids.server.limits import HINTS_AT_ONCE, RateLimits, address_key
 from pyramids.server.openapi import errors
 from pyramids.server.protocol import (
     MAX_BODY,
     ProtocolError,
-    check_move_text,
     error_message,
-    parse_client_message,
     parse_json,
     shown,
 )
@@ -381,7 +391,7 @@ def create_app(
     async def create_room(request: Request) -> JSONResponse:
         spec = await _read_json(request)
         limits.check("rooms", _client_address(request))
-        return JSONResponse(await manager().create(spec), status_code=201)
+        return JSONResponse(await manager().create(NewRoom.parse(spec)), status_code=201)
 
     @app.get("/api/rooms/{room_id}", summary="Public summary of a game", responses=errors(400, 404))
     async def room_summary(room_id: str) -> dict[str, Any]:
@@ -405,12 +415,12 @@ def create_app(
     async def post_move(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
         body = await _read_json(request)
-        msg = _checked_body(body, ("token", "move", "version"))
-        seat = room.seat_for_token(msg["token"])
+        msg = MoveRequest.parse(body)
+        seat = room.seat_for_token(msg.token)
         try:
             if seat is not None:
                 limits.check("moves", _client_address(request), seat_key=(room.id, seat))
-            version = await manager().submit_move(room, seat, msg["move"], msg["version"])
+            version = await manager().submit_move(room, seat, msg.move, msg.version)
         except ProtocolError as e:
             return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
         return JSONResponse({"version": version, **room.snapshot(seat)})
@@ -424,12 +434,12 @@ def create_app(
     async def post_undo(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
         body = await _read_json(request)
-        msg = _checked_body(body, ("token", "version"))
-        seat = room.seat_for_token(msg["token"])
+        undo = UndoRequest.parse(body)
+        seat = room.seat_for_token(undo.token)
         try:
             if seat is not None:
                 limits.check("moves", _client_address(request), seat_key=(room.id, seat))
-            await manager().undo(room, seat, msg["version"])
+            await manager().undo(room, seat, undo.version)
         except ProtocolError as e:
             return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
         return JSONResponse(room.snapshot(seat))
@@ -444,9 +454,7 @@ def create_app(
     async def post_rematch(room_id: str, request: Request) -> JSONResponse:
         room = await manager().get(room_id)
         body = await _read_json(request)
-        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
-            raise ProtocolError("bad-message", "the request needs the seat's 'token'")
-        seat = room.seat_for_token(body["token"])
+        seat = room.seat_for_token(RematchRequest.parse(body).token)
         return JSONResponse(await manager().rematch(room, seat), status_code=201)
 
     @app.get(
@@ -597,29 +605,27 @@ def create_app(
         reply_to = None
         try:
             msg = parse_client_message(text)
-            reply_to = msg.get("id")
+            reply_to = msg.id
             limits.check("messages", conn.address, conn.buckets)
-            kind = msg["type"]
-            if kind == "ping":
-                conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
-            elif kind == "sync":
-                if msg["version"] > room.version:  # more than this cache has (a cluster)
-                    await manager().refresh(room)
-                _catch_up(room, conn, msg["version"])
-            elif kind == "move":
-                if conn.seat is not None:
-                    limits.check("moves", conn.address, conn.buckets)
-                await manager().submit_move(
-                    room, conn.seat, msg["move"], msg["version"], conn, reply_to
-                )
-            elif kind == "undo":
-                if conn.seat is not None:
-                    limits.check("moves", conn.address, conn.buckets)
-                await manager().undo(room, conn.seat, msg["version"], conn, reply_to)
-            elif kind == "chat":
-                if conn.seat is not None:
-                    limits.check("chat", conn.address, conn.buckets)
-                await manager().chat(room, conn, msg["text"])
+            match msg:
+                case PingMessage():
+                    conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
+                case SyncMessage(version=version):
+                    if version > room.version:  # more than this cache has (a cluster)
+                        await manager().refresh(room)
+                    _catch_up(room, conn, version)
+                case MoveMessage(move=move, version=version):
+                    if conn.seat is not None:
+                        limits.check("moves", conn.address, conn.buckets)
+                    await manager().submit_move(room, conn.seat, move, version, conn, reply_to)
+                case UndoMessage(version=version):
+                    if conn.seat is not None:
+                        limits.check("moves", conn.address, conn.buckets)
+                    await manager().undo(room, conn.seat, version, conn, reply_to)
+                case ChatMessage(text=line):
+                    if conn.seat is not None:
+                        limits.check("chat", conn.address, conn.buckets)
+                    await manager().chat(room, conn, line)
         except ProtocolError as e:
             extra: dict[str, Any] = {}
             if e.code in ("stale-version", "not-your-turn", "game-over", "illegal-move"):
@@ -639,21 +645,6 @@ def create_app(
     holder["reviews"] = add_review_routes(app, manager)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
-
-
-def _checked_body(body: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise ProtocolError("bad-message", "the request body must be a JSON object")
-    for key in keys:
-        if key not in body:
-            raise ProtocolError("bad-message", "the request needs {key}", key=repr(key))
-    if not isinstance(body["version"], int) or isinstance(body["version"], bool):
-        raise ProtocolError("bad-message", "'version' must be a whole number")
-    if "move" in keys:
-        check_move_text(body["move"])
-    if body["token"] is not None and not isinstance(body["token"], str):
-        raise ProtocolError("bad-message", "'token' must be text")
-    return body
 
 
 def _need_over(room: Room) -> None:

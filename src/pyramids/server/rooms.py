@@ -18,7 +18,6 @@ import hashlib
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Coroutine, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -38,13 +37,13 @@ from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
+from pyramids.server.inputs import SEED_LIMIT, NewRoom, SeatRequest, has_control_characters
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
     PublicSeat,
     event_message,
     seat_payload,
-    shown,
     snapshot_message,
 )
 from pyramids.server.storage import (
@@ -70,11 +69,6 @@ HISTORY = 64
 OUTBOX_LIMIT = 2000
 #: a chat line is at most this long (how often one may be sent: :mod:`.limits`)
 CHAT_MAX_LENGTH = 300
-#: seeds a room may be dealt from: 0 to 2**53 - 1, so that every client, JavaScript
-#: included, reads a revealed seed exactly (as message ids, see protocol.py)
-SEED_LIMIT = 2**53
-#: the longest seat name
-NAME_MAX_LENGTH = 40
 
 
 def hash_token(token: str) -> str:
@@ -570,41 +564,28 @@ class RoomManager:
 
     # -- creating -----------------------------------------------------------------
 
-    async def create(self, spec: Any) -> dict[str, Any]:
+    async def create(self, spec: NewRoom) -> dict[str, Any]:
         """Create a room from a lobby request; returns the room with each human seat's token.
 
-        Everything is checked before anything is built: the player count against
-        the game's range before a seat is allocated, the seed against its range
-        and against the room's kind (see :meth:`_check_seed`).
+        ``spec`` has its shape checked (:class:`inputs.NewRoom`); what depends on
+        the game is checked here, before anything is built: the player count
+        against the game's range before a seat is allocated, the options, the
+        seed against the room's kind (see :meth:`_check_seed`), the bots.
         """
-        if not isinstance(spec, dict):
-            raise ProtocolError("bad-request", "the request body must be a JSON object")
-        unknown = sorted(set(spec) - CREATE_KEYS)
-        if unknown:
-            raise ProtocolError(
-                "bad-request",
-                "unknown field {field}; a new room takes {fields}",
-                field=shown(unknown[0]),
-                fields=", ".join(sorted(CREATE_KEYS)),
-            )
-        game_id = spec.get("game")
-        if not isinstance(game_id, str):
-            raise ProtocolError("bad-request", "'game' must name a game, e.g. 'piramides'")
         try:
-            game = get_game(game_id)
+            game = get_game(spec.game)
         except UnknownGame as e:
             raise ProtocolError.from_engine("unknown-game", e) from None
-        seats_in = spec.get("seats")
-        players = spec.get("players")
+        players = spec.players
         if players is not None:
             try:  # before any allocation: players=10**8 must not build 10**8 seats
                 game.check_players(players)
             except PyramidsError as e:
                 raise ProtocolError.from_engine("bad-request", e) from None
+        seats_in = spec.seats
         if seats_in is None:
-            seats_in = [{"kind": "human"}] * (players if players is not None else game.min_players)
-        if not isinstance(seats_in, list):
-            raise ProtocolError("bad-request", "'seats' must be a list of seat objects")
+            count = players if players is not None else game.min_players
+            seats_in = [SeatRequest(kind="human")] * count
         if players is not None and players != len(seats_in):
             raise ProtocolError(
                 "bad-request",
@@ -614,24 +595,14 @@ class RoomManager:
             )
         try:
             game.check_players(len(seats_in))
+            variant = game.resolve_variant(spec.variant)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
-        variant_in = spec.get("variant", {})
-        if not isinstance(variant_in, dict):
-            raise ProtocolError("bad-request", "'variant' must be an object of options")
-        try:
-            variant = game.resolve_variant(variant_in)
-        except PyramidsError as e:
-            raise ProtocolError.from_engine("bad-request", e) from None
-        practice = spec.get("practice", False)
-        if not isinstance(practice, bool):
-            raise ProtocolError("bad-request", "'practice' must be true or false")
-        seed = spec.get("seed")
-        self._check_seed(seed, len(seats_in), practice)
+        seed = spec.seed
+        self._check_seed(seed, len(seats_in), spec.practice)
         public_seed = seed is not None and game.max_players == 1
-        spectator_chat = spec.get("spectator_chat", False)
-        if not isinstance(spectator_chat, bool):
-            raise ProtocolError("bad-request", "'spectator_chat' must be true or false")
+        spectator_chat = spec.spectator_chat
+        practice = spec.practice
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         seats: list[SeatRow] = []
@@ -684,8 +655,8 @@ class RoomManager:
         return out
 
     @staticmethod
-    def _check_seed(seed: Any, seats: int, practice: bool) -> None:
-        """A chosen seed must be in range, and is for solitaire or practice rooms only.
+    def _check_seed(seed: int | None, seats: int, practice: bool) -> None:
+        """A chosen seed (in range: :class:`inputs.NewRoom`) is for solitaire or practice only.
 
         Why: whoever chooses the seed can deal the same game at home and knows
         every hidden card, stack and token. In a room for one that is the
@@ -693,15 +664,7 @@ class RoomManager:
         practice room, which every seat and spectator is told about
         (``practice`` in the summary and in every snapshot).
         """
-        if seed is None:
-            return
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
-            raise ProtocolError(
-                "bad-request",
-                "'seed' must be a whole number from 0 to {maximum}",
-                maximum=SEED_LIMIT - 1,
-            )
-        if seats > 1 and not practice:
+        if seed is not None and seats > 1 and not practice:
             raise ProtocolError(
                 "bad-request",
                 "a chosen seed would tell its chooser every hidden card: it is allowed in "
@@ -761,39 +724,23 @@ class RoomManager:
         return fresh.summary()
 
     @staticmethod
-    def _seat(i: int, s: Any, game_id: str, tokens: dict[int, str]) -> SeatRow:
-        if not isinstance(s, dict):
-            raise ProtocolError("bad-request", "seat {seat} must be an object", seat=i)
-        kind = s.get("kind", "bot" if "agent" in s else "human")
-        name = s.get("name")
-        if name is not None:
-            _check_name(i, name)
-        if kind == "human":
+    def _seat(i: int, s: SeatRequest, game_id: str, tokens: dict[int, str]) -> SeatRow:
+        if s.kind == "human":
             token = secrets.token_urlsafe(18)
             tokens[i] = token
-            return SeatRow(
-                i, (name or f"Player {i + 1}").strip(), "human", None, None, hash_token(token)
-            )
-        if kind == "bot":
-            agent = s.get("agent", "random")
-            level = s.get("level")
-            if not isinstance(agent, str) or (level is not None and not isinstance(level, str)):
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: 'agent' and 'level' are text", seat=i
-                )
-            try:
-                build_agent(agent, game_id, level)
-            except PyramidsError as e:
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: {reason}", seat=i, reason=e
-                ) from None
-            except (ValueError, TypeError) as e:
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: {reason}", seat=i, reason=str(e)
-                ) from None
-            label = agent if level is None else f"{agent} {level}"
-            return SeatRow(i, (name or f"Bot {i + 1} ({label})").strip(), "bot", agent, level, None)
-        raise ProtocolError("bad-request", "seat {seat}: 'kind' must be 'human' or 'bot'", seat=i)
+            name = s.name or f"Player {i + 1}"
+            return SeatRow(i, name, "human", None, None, hash_token(token))
+        try:
+            build_agent(s.agent, game_id, s.level)
+        except PyramidsError as e:
+            raise ProtocolError("bad-request", "seat {seat}: {reason}", seat=i, reason=e) from None
+        except (ValueError, TypeError) as e:
+            raise ProtocolError(
+                "bad-request", "seat {seat}: {reason}", seat=i, reason=str(e)
+            ) from None
+        label = s.agent if s.level is None else f"{s.agent} {s.level}"
+        name = s.name or f"Bot {i + 1} ({label})"
+        return SeatRow(i, name, "bot", s.agent, s.level, None)
 
     # -- moves ------------------------------------------------------------------------
 
@@ -906,7 +853,7 @@ class RoomManager:
 
     # -- chat -------------------------------------------------------------------------
 
-    async def chat(self, room: Room, conn: Connection, text: Any) -> None:
+    async def chat(self, room: Room, conn: Connection, text: str) -> None:
         """Store a seated player's chat line and send it to whoever may read the chat.
 
         Why these limits: a chat is for the table, not a channel for floods or for
@@ -915,14 +862,12 @@ class RoomManager:
         """
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot chat")
-        if not isinstance(text, str):
-            raise ProtocolError("bad-message", "'text' must be the chat line as text")
         line = " ".join(text.split())
         if not 0 < len(line) <= CHAT_MAX_LENGTH:
             raise ProtocolError(
                 "bad-message", "a chat line is 1 to {limit} characters", limit=CHAT_MAX_LENGTH
             )
-        if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in line):
+        if has_control_characters(line):
             raise ProtocolError("bad-message", "a chat line cannot hold control characters")
         if self.broker is not None:
             await self._chat_clustered(room, conn.seat, line, self.broker)
@@ -1292,27 +1237,6 @@ async def _uncancellable(coro: Coroutine[Any, Any, int]) -> int:
     task = asyncio.ensure_future(coro)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return await asyncio.shield(task)
-
-
-#: the fields of a request for a new room
-CREATE_KEYS = frozenset(
-    {"game", "seats", "players", "variant", "seed", "practice", "spectator_chat"}
-)
-
-
-def _check_name(seat: int, name: Any) -> None:
-    """A seat's name: 1 to 40 characters of printable text (it is shown to every player)."""
-    if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX_LENGTH:
-        raise ProtocolError(
-            "bad-request",
-            "seat {seat}: a name is 1 to {limit} characters",
-            seat=seat,
-            limit=NAME_MAX_LENGTH,
-        )
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in name):
-        raise ProtocolError(
-            "bad-request", "seat {seat}: a name cannot hold control characters", seat=seat
-        )
 
 
 def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:
