@@ -1,6 +1,6 @@
 """The server's review of a finished room: started once, computed in the background, stored.
 
-The routes are mounted on a small app of their own here (the same
+The review routes are included in a small app of their own here (the same
 :class:`RoomManager` and :class:`Store` as the server), with a thread pool in
 place of the worker process, so that the test does not spawn an interpreter.
 """
@@ -19,20 +19,23 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
-from pyramids.server import review_routes
+from pyramids.server import reviews
+from pyramids.server.inputs import NewRoom
 from pyramids.server.protocol import ProtocolError
-from pyramids.server.review_routes import add_review_routes
 from pyramids.server.rooms import RoomManager
+from pyramids.server.routes import reviews as review_routes
 from pyramids.server.storage import Store
 
 
-def make_app(db: Path, pool: ThreadPoolExecutor) -> tuple[FastAPI, dict[str, Any]]:
+def make_app(db: Path, executor: ThreadPoolExecutor | None) -> tuple[FastAPI, dict[str, Any]]:
+    """The review routes on ``db``; ``executor`` computes the decisions (None: the worker)."""
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(f"sqlite:///{db}")
-        holder["manager"] = RoomManager(store, bot_delay=0.0)
+        app.state.manager = holder["manager"] = RoomManager(store, bot_delay=0.0)
+        app.state.reviews = holder["reviews"] = reviews.Reviews(app.state.manager, executor)
         yield
         await holder["reviews"].close()
         await holder["manager"].close()
@@ -46,10 +49,10 @@ def make_app(db: Path, pool: ThreadPoolExecutor) -> tuple[FastAPI, dict[str, Any
 
     @app.post("/rooms")
     async def create(request: Request) -> dict[str, Any]:
-        out: dict[str, Any] = await holder["manager"].create(await request.json())
+        out: dict[str, Any] = await holder["manager"].create(NewRoom.parse(await request.json()))
         return out
 
-    holder["reviews"] = add_review_routes(app, lambda: holder["manager"], executor=pool)
+    app.include_router(review_routes.router)
     return app, holder
 
 
@@ -86,7 +89,7 @@ def wait_done(client: TestClient, room: str) -> dict[str, Any]:
 def test_a_finished_room_is_reviewed_once_in_the_background_and_stored(
     tmp_path: Path, pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review_routes, "REVIEW_BUDGET", "quick")
+    monkeypatch.setattr(reviews, "REVIEW_BUDGET", "quick")
     db = tmp_path / "games.db"
     app, holder = make_app(db, pool)
     with TestClient(app) as client:
@@ -122,11 +125,10 @@ def test_the_worker_process_computes_the_same_review(
     tmp_path: Path, pool: ThreadPoolExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server's own executor (a spawned process) gives what the thread pool gives."""
-    monkeypatch.setattr(review_routes, "REVIEW_BUDGET", "30")
+    monkeypatch.setattr(reviews, "REVIEW_BUDGET", "30")
     results = []
     for executor in (pool, None):
-        app, holder = make_app(tmp_path / "games.db", pool)
-        holder["reviews"]._executor = executor
+        app, holder = make_app(tmp_path / "games.db", executor)
         with TestClient(app) as client:
             room = finished_room(client, holder)
             client.post(f"/api/rooms/{room}/review")

@@ -15,7 +15,7 @@ import pytest
 
 from pyramids.engine.errors import PlayersError
 from pyramids.i18n import translator
-from pyramids.server.rooms import NAME_MAX_LENGTH
+from pyramids.server.inputs import NAME_MAX_LENGTH
 from tests.server.client import HTTP, create, wait_over
 from tests.server.conftest import LiveServer
 

@@ -1,159 +1,67 @@
 """The FastAPI application: REST for the lobby, one WebSocket per game connection, the web app.
 
-Routes (details, messages and error codes in ``docs/server.md``):
+Routes (details, messages and error codes in ``docs/server.md``), one module
+each under :mod:`pyramids.server.routes`:
 
-* ``GET /api/games`` - the games, their options and the bots that play them;
-* ``POST /api/rooms`` - create a game; answers each human seat's secret link;
-* ``GET /api/rooms/{room}`` - public summary; ``GET .../state`` - a seat's snapshot;
+* ``GET /api/games`` - the games, their options and the bots that play them (``games``);
+* ``POST /api/rooms`` - create a game; answers each human seat's secret link (``rooms``);
+* ``GET /api/rooms/{room}`` - public summary; ``GET .../state`` - a seat's snapshot (``rooms``);
 * ``POST /api/rooms/{room}/moves`` and ``.../undo`` - the same as the WebSocket messages;
-* ``GET /api/rooms/{room}/replay`` and ``.../record`` - once the game is over;
-* ``WS /ws/rooms/{room}?token=...&since=N`` - live events for a seat or a spectator.
+* ``GET /api/rooms/{room}/hint`` - the solver's suggestion (``hints``);
+* ``GET /api/rooms/{room}/replay`` and ``.../record`` - once the game is over (``records``);
+* ``GET``/``POST /api/rooms/{room}/review`` - a finished game's review (``reviews``);
+* ``WS /ws/rooms/{room}?token=...&since=N`` - live events for a seat or a spectator
+  (``websocket``); the web app's page and the API docs (``pages``).
+
+This module only assembles them: the server's objects on ``app.state``
+(:mod:`pyramids.server.dependencies`), its start-up and shutdown, the
+middleware, the one error format (:mod:`pyramids.server.errors`) and the
+OpenAPI description.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Annotated, Any
+from functools import partial
+from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi import Path as FastAPIPath
-from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
 
 from pyramids import __version__
-from pyramids.engine.errors import SeatError, UnknownGame
-from pyramids.engine.registry import all_games, game_ids, get_game
-from pyramids.engine.state import check_seat
-from pyramids.i18n import LANGUAGES, Translator, check_language, negotiate, translator
-from pyramids.i18n.build import option_label
-from pyramids.i18n.web import catalog_json
 from pyramids.server import openapi
-from pyramids.server.asgi import BodyLimit, SecurityHeaders, docs_policy
-from pyramids.server.bots import bot_choices
+from pyramids.server.asgi import BodyLimit, SecurityHeaders
+from pyramids.server.dependencies import scope_language
+from pyramids.server.errors import add_error_handlers
 from pyramids.server.guard import ConnectionLimits
 from pyramids.server.heap import freeze_long_lived_heap
-from pyramids.server.hints import hint_available, hint_for
-from pyramids.server.limits import HINTS_AT_ONCE, RateLimits, address_key
-from pyramids.server.openapi import errors
-from pyramids.server.protocol import (
-    MAX_BODY,
-    ProtocolError,
-    check_move_text,
-    error_message,
-    parse_client_message,
-    parse_json,
-    shown,
-)
-from pyramids.server.review_routes import add_review_routes
-from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
-from pyramids.server.rules_pages import rules_page
+from pyramids.server.limits import RateLimits
+from pyramids.server.protocol import MAX_BODY
+from pyramids.server.reviews import Reviews
+from pyramids.server.rooms import RoomManager
+from pyramids.server.routes import games, hints, pages, records, reviews, rooms, websocket
+from pyramids.server.routes.hints import HintSlots
+from pyramids.server.routes.pages import WEB_DIR
+from pyramids.server.routes.websocket import SocketCounts
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-
 DEFAULT_DATABASE_URL = "sqlite:///pyramids.db"
 
-
-def _error_response(err: ProtocolError, tr: Translator | None, **extra: Any) -> JSONResponse:
-    headers = {}
-    if err.code == "rate-limited":
-        headers["Retry-After"] = str(err.extra.get("retry_after", 1))
-    return JSONResponse(
-        {"error": err.to_dict(tr), **extra}, status_code=err.status, headers=headers
-    )
-
-
-def language_of(lang: str | None, accept_language: str | None) -> str:
-    """The language of a request: ``?lang=`` if it names one of ours, else the header's."""
-    if lang:
-        with contextlib.suppress(ValueError):
-            return check_language(lang)
-    return negotiate(accept_language)
-
-
-def _translator(request: Request | WebSocket) -> Translator:
-    return translator(
-        language_of(request.query_params.get("lang"), request.headers.get("accept-language"))
-    )
-
-
-def _scope_language(scope: Any) -> str:
-    """The language of a raw ASGI request (for middleware that answers before the app)."""
-    return _translator(Request(scope)).lang
-
-
-async def _read_json(request: Request) -> Any:
-    """The request's JSON body, within the bounds of :func:`protocol.parse_json`.
-
-    Its size was bounded before (:class:`asgi.BodyLimit`: 413 past ``MAX_BODY``).
-    """
-    body = await request.body()
-    return parse_json(body or b"{}")
-
-
-def _client_address(connection: Request | WebSocket) -> str | None:
-    return connection.client.host if connection.client else None
-
-
-def _game_info(game_id: str, tr: Translator) -> dict[str, Any]:
-    g = get_game(game_id)
-    return {
-        "id": g.id,
-        "title": tr.lookup(f"game:{g.id}", g.title),
-        "summary": tr.lookup(f"game-summary:{g.id}", g.summary) if g.summary else "",
-        "min_players": g.min_players,
-        "max_players": g.max_players,
-        "options": [
-            {
-                "name": o.name,
-                "label": tr.lookup(f"option:{g.id}:{o.name}", option_label(o.name)),
-                "default": o.default,
-                "kind": o.kind.__name__,
-                "doc": tr.lookup(f"option-doc:{g.id}:{o.name}", o.doc),
-                "minimum": o.minimum,
-                "maximum": o.maximum,
-                "choices": list(o.choices),
-                "also": list(o.also),
-            }
-            for o in g.options
-        ],
-        "bots": bot_choices(g.id),
-        "board": board_module(g.id),
-        "board_css": (WEB_DIR / "boards" / f"{g.id}.css").is_file(),
-        # seats with secrets: a shared screen is covered between their turns
-        "secrets": g.secret_seats,
-        "undo": g.max_players == 1,
-        "hint": hint_available(g.id),
-    }
-
-
-def board_module(game_id: str) -> str | None:
-    """The web board of a game, found by convention: ``web/boards/<game id>.js``.
-
-    ``None`` means the page uses its generic board (every legal move as a button).
-    """
-    return game_id if (WEB_DIR / "boards" / f"{game_id}.js").is_file() else None
-
-
-def _allowed_methods(request: Request) -> list[str]:
-    """Every method some route of the app serves at this request's path."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        if match != Match.NONE:
-            methods |= set(getattr(route, "methods", None) or ())
-    return sorted(methods)
+#: every route of the server, in the order they are matched
+ROUTERS = (
+    games.router,
+    rooms.router,
+    hints.router,
+    records.router,
+    reviews.router,
+    websocket.router,
+    pages.router,
+)
 
 
 def create_app(
@@ -180,13 +88,6 @@ def create_app(
     whose instance died is taken over after ``bot_lease`` seconds. Without it
     the server is on its own, as ever, and Redis is never imported.
     """
-    holder: dict[str, Any] = {}
-    limits = rate_limits if rate_limits is not None else RateLimits()
-    websockets_per_address = (connection_limits or ConnectionLimits()).websockets_per_address
-    #: open WebSockets per client address
-    sockets: dict[str, int] = {}
-    #: hints being computed now (each holds a core for up to 3 s)
-    hints_running = [0]
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -202,9 +103,8 @@ def create_app(
                 await asyncio.to_thread(store.close)
                 raise
         manager = RoomManager(store, bot_delay=bot_delay, broker=broker)
-        holder["store"] = store
-        holder["manager"] = manager
-        _app.state.manager = manager  # for tests and tools running the app in-process
+        _app.state.manager = manager
+        _app.state.reviews = Reviews(manager)
         if broker is not None:
             manager.start_cluster()
         if freeze_heap:  # before any game is loaded: only what lives as long as the process
@@ -216,8 +116,7 @@ def create_app(
         try:
             yield
         finally:
-            if "reviews" in holder:
-                await holder["reviews"].close()
+            await _app.state.reviews.close()
             await manager.close()
             if broker is not None:
                 await broker.close()
@@ -235,461 +134,31 @@ def create_app(
         redoc_url=None,
     )
     # outermost first: the headers go on every answer, the 413 included
-    app.add_middleware(BodyLimit, limit=MAX_BODY, lang_of=_scope_language)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, lang_of=scope_language)
     app.add_middleware(SecurityHeaders)
-
-    def manager() -> RoomManager:
-        m: RoomManager = holder["manager"]
-        return m
-
-    @app.exception_handler(ProtocolError)
-    async def protocol_error(request: Request, exc: ProtocolError) -> JSONResponse:
-        return _error_response(exc, _translator(request))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        """Starlette's own errors (no such path, wrong method) in the one error format."""
-        if exc.status_code == 405:
-            err = ProtocolError(
-                "method-not-allowed",
-                "{method} is not allowed here",
-                method=shown(request.method),
-            )
-        elif exc.status_code == 404:
-            err = ProtocolError(
-                "not-found", "there is nothing at {path}", path=shown(request.url.path, 80)
-            )
-        else:
-            err = ProtocolError(
-                "bad-request", "the request was refused ({status})", status=exc.status_code
-            )
-        response = _error_response(err, _translator(request))
-        for name, value in (exc.headers or {}).items():
-            response.headers[name] = value
-        if exc.status_code == 405:
-            # Starlette names the methods of the first route with this path only; a path
-            # served by several routes (GET and POST of a review) allows all of theirs
-            response.headers["Allow"] = ", ".join(_allowed_methods(request))
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        """A query parameter of the wrong type (``?seat=x``): 400, naming the parameter."""
-        problems = exc.errors()
-        first = problems[0] if problems else {}
-        name = shown(str(first.get("loc", ("?",))[-1]))
-        if str(first.get("type", "")).startswith("int"):
-            err = ProtocolError(
-                "bad-request", "the parameter {name} must be a whole number", name=name
-            )
-        else:
-            err = ProtocolError("bad-request", "the parameter {name} is not valid", name=name)
-        return _error_response(err, _translator(request))
-
-    @app.exception_handler(Exception)
-    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
-        """A bug: logged with its traceback; the client gets the error object, nothing more."""
-        log.error("error answering %s %s", request.method, request.url.path, exc_info=exc)
-        err = ProtocolError("internal", "the server failed to answer; the error was logged")
-        return _error_response(err, _translator(request))
-
-    def openapi_schema() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            from fastapi.openapi.utils import get_openapi
-
-            schema = get_openapi(
-                title=app.title,
-                version=app.version,
-                description=app.description,
-                routes=app.routes,
-            )
-            app.openapi_schema = openapi.tidy_openapi(schema)
-        return app.openapi_schema
-
-    app.openapi = openapi_schema  # type: ignore[method-assign]
-
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, Any]:
-        """For a load balancer's health checks: this instance answers; its broker's state."""
-        broker = manager().broker
-        if broker is None:
-            return {"status": "ok", "instance": None, "broker": None}
-        return {"status": "ok", "instance": broker.instance, "broker": broker.connected}
-
-    @app.get("/docs", include_in_schema=False)
-    async def swagger_docs() -> HTMLResponse:
-        page = get_swagger_ui_html(openapi_url="/openapi.json", title=app.title)
-        html = bytes(page.body).decode()
-        return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(html)})
-
-    @app.get("/redoc", include_in_schema=False)
-    async def redoc_docs() -> HTMLResponse:
-        page = get_redoc_html(openapi_url="/openapi.json", title=app.title)
-        html = bytes(page.body).decode()
-        return HTMLResponse(html, headers={"Content-Security-Policy": docs_policy(html)})
-
-    # -- REST -------------------------------------------------------------------------
-
-    @app.get(
-        "/api/games",
-        summary="The games, their options and the bots that can fill a seat",
-        responses=errors(400),
+    app.state.limits = rate_limits if rate_limits is not None else RateLimits()
+    app.state.websockets = SocketCounts(
+        (connection_limits or ConnectionLimits()).websockets_per_address
     )
-    async def list_games(request: Request) -> list[dict[str, Any]]:
-        tr = _translator(request)
-        return [_game_info(g.id, tr) for g in all_games()]
-
-    @app.get(
-        "/api/games/{game_id}/rules",
-        summary="The players' rules page of a game, as HTML, in the request's language",
-        responses=errors(400, 404),
-    )
-    async def rules(game_id: str, request: Request) -> dict[str, Any]:
-        tr = _translator(request)
-        try:
-            info = _game_info(game_id, tr)
-        except UnknownGame as e:
-            raise ProtocolError.from_engine("unknown-game", e) from None
-        page = rules_page(game_id, tr.lang)
-        return {"game": info, "lang": page.lang if page else None, "html": page and page.html}
-
-    @app.get(
-        "/api/i18n/{lang}",
-        summary="The web app's messages in a language (JSON catalog)",
-        responses=errors(400),
-    )
-    async def i18n_catalog(
-        lang: Annotated[str, FastAPIPath(json_schema_extra={"enum": list(LANGUAGES)})],
-    ) -> JSONResponse:
-        try:
-            code = check_language(lang)
-        except ValueError:
-            raise ProtocolError(
-                "bad-request",
-                "unknown language {lang}; choose one of {languages}",
-                lang=shown(lang),
-                languages=", ".join(LANGUAGES),
-            ) from None
-        return JSONResponse(catalog_json(code), headers={"Cache-Control": "no-cache"})
-
-    @app.post(
-        "/api/rooms",
-        summary="Create a game: seats, bots, variant options; answers links",
-        status_code=201,
-        responses=errors(400, 404, 413, 429, 503),
-        openapi_extra=openapi.body(openapi.create_schema(game_ids()), "the new room"),
-    )
-    async def create_room(request: Request) -> JSONResponse:
-        spec = await _read_json(request)
-        limits.check("rooms", _client_address(request))
-        return JSONResponse(await manager().create(spec), status_code=201)
-
-    @app.get("/api/rooms/{room_id}", summary="Public summary of a game", responses=errors(400, 404))
-    async def room_summary(room_id: str) -> dict[str, Any]:
-        return (await manager().get(room_id, fresh=True)).summary()
-
-    @app.get(
-        "/api/rooms/{room_id}/state",
-        summary="A seat's snapshot (spectator without token)",
-        responses=errors(400, 403, 404),
-    )
-    async def room_state(room_id: str, token: str | None = None) -> dict[str, Any]:
-        room = await manager().get(room_id, fresh=True)
-        return room.snapshot(room.seat_for_token(token))
-
-    @app.post(
-        "/api/rooms/{room_id}/moves",
-        summary="Play a move: {token, move, version}",
-        responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
-        openapi_extra=openapi.body(openapi.MOVE_SCHEMA, "the move"),
-    )
-    async def post_move(room_id: str, request: Request) -> JSONResponse:
-        room = await manager().get(room_id)
-        body = await _read_json(request)
-        msg = _checked_body(body, ("token", "move", "version"))
-        seat = room.seat_for_token(msg["token"])
-        try:
-            if seat is not None:
-                limits.check("moves", _client_address(request), seat_key=(room.id, seat))
-            version = await manager().submit_move(room, seat, msg["move"], msg["version"])
-        except ProtocolError as e:
-            return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
-        return JSONResponse({"version": version, **room.snapshot(seat)})
-
-    @app.post(
-        "/api/rooms/{room_id}/undo",
-        summary="Take back the last move (solitaire only)",
-        responses=errors(400, 403, 404, 409, 413, 429, 503),
-        openapi_extra=openapi.body(openapi.UNDO_SCHEMA, "the undo"),
-    )
-    async def post_undo(room_id: str, request: Request) -> JSONResponse:
-        room = await manager().get(room_id)
-        body = await _read_json(request)
-        msg = _checked_body(body, ("token", "version"))
-        seat = room.seat_for_token(msg["token"])
-        try:
-            if seat is not None:
-                limits.check("moves", _client_address(request), seat_key=(room.id, seat))
-            await manager().undo(room, seat, msg["version"])
-        except ProtocolError as e:
-            return _error_response(e, _translator(request), snapshot=room.snapshot(seat))
-        return JSONResponse(room.snapshot(seat))
-
-    @app.post(
-        "/api/rooms/{room_id}/rematch",
-        summary="A finished game again: same seats and links, new deal ({token})",
-        status_code=201,
-        responses=errors(400, 403, 404, 409, 413, 503),
-        openapi_extra=openapi.body(openapi.TOKEN_SCHEMA, "the seat asking"),
-    )
-    async def post_rematch(room_id: str, request: Request) -> JSONResponse:
-        room = await manager().get(room_id)
-        body = await _read_json(request)
-        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
-            raise ProtocolError("bad-message", "the request needs the seat's 'token'")
-        seat = room.seat_for_token(body["token"])
-        return JSONResponse(await manager().rematch(room, seat), status_code=201)
-
-    @app.get(
-        "/api/rooms/{room_id}/hint",
-        summary="A suggested move (games with a solver)",
-        responses=errors(400, 403, 404, 409, 429),
-    )
-    async def hint(room_id: str, request: Request, token: str | None = None) -> dict[str, Any]:
-        room = await manager().get(room_id)
-        seat = room.seat_for_token(token)
-        if seat is None:
-            raise ProtocolError("spectator", "spectators get no hints")
-        if not hint_available(room.game.id):
-            raise ProtocolError("no-hint", "there is no hint for this game")
-        if room.state.is_over or room.state.current_player != seat:
-            raise ProtocolError("not-your-turn", "a hint is for the seat to move")
-        if hints_running[0] >= HINTS_AT_ONCE:
-            raise ProtocolError(
-                "rate-limited",
-                "the solver is busy with other hints: try again in {seconds} s",
-                {"retry_after": 3},
-                seconds=3,
-            )
-        limits.check("hints", _client_address(request), seat_key=(room.id, seat))
-        state = room.state.copy()
-        hints_running[0] += 1
-        try:
-            found = await asyncio.to_thread(hint_for, state, room.version)
-        except (ValueError, TypeError) as e:
-            raise ProtocolError(
-                "no-hint", "the solver found no hint: {error}", error=str(e)
-            ) from None
-        finally:
-            hints_running[0] -= 1
-        if found is None:
-            raise ProtocolError("no-hint", "the solver found no hint for this position")
-        return {"version": room.version, **found}
-
-    @app.get(
-        "/api/rooms/{room_id}/replay",
-        summary="A finished game, position by position",
-        responses=errors(400, 404, 409),
-    )
-    async def replay(room_id: str, seat: int | None = None, ply: int | None = None) -> Any:
-        room = await manager().get(room_id, fresh=True)
-        _need_over(room)
-        if seat is not None:
-            try:
-                check_seat(seat, room.players)
-            except SeatError as e:
-                raise ProtocolError.from_engine("bad-request", e) from None
-        states = await asyncio.to_thread(room.replay_states)
-        if ply is None:
-            ply = len(states) - 1
-        if not 0 <= ply < len(states):
-            raise ProtocolError("bad-request", "ply must be from 0 to {last}", last=len(states) - 1)
-        return {
-            "room": room.id,
-            "game": room.game.id,
-            "title": room.game.title,
-            "seat": seat,
-            "seats": [s.to_dict() for s in room.public_seats()],
-            "moves": list(room.moves),
-            "ply": ply,
-            "view": states[ply].view(seat),
-            "seed": room.seed,
-            "practice": room.practice,
-            "commitment": room.commitment,
-            "reveal": room.reveal(),
-        }
-
-    @app.get(
-        "/api/rooms/{room_id}/record",
-        summary="The game record (finished games only), with the deal's commitment and reveal",
-        responses=errors(400, 404, 409),
-    )
-    async def record(room_id: str) -> dict[str, Any]:
-        room = await manager().get(room_id, fresh=True)
-        _need_over(room)
-        return await asyncio.to_thread(room.record)
-
-    # -- WebSocket --------------------------------------------------------------------
-
-    @app.websocket("/ws/rooms/{room_id}")
-    async def ws_room(websocket: WebSocket, room_id: str) -> None:
-        await websocket.accept()
-        tr = _translator(websocket)
-        address = _client_address(websocket)
-        key = address_key(address)
-        if sockets.get(key, 0) >= websockets_per_address:
-            err = ProtocolError(
-                "rate-limited",
-                "too many open connections from your address (at most {limit})",
-                {"retry_after": 10},
-                limit=websockets_per_address,
-            )
-            await websocket.send_text(dumps(error_message(err, tr=tr)))
-            await websocket.close(code=4429)
-            return
-        sockets[key] = sockets.get(key, 0) + 1
-        try:
-            await _serve_socket(websocket, room_id, tr, address)
-        finally:
-            sockets[key] -= 1
-            if not sockets[key]:
-                del sockets[key]
-
-    async def _serve_socket(
-        websocket: WebSocket, room_id: str, tr: Translator, address: str | None
-    ) -> None:
-        token = websocket.query_params.get("token")
-        since_text = websocket.query_params.get("since")
-        try:
-            # in a cluster: caught up first, as this client may come from another instance
-            room = await manager().get(room_id, fresh=True)
-            seat = room.seat_for_token(token)
-            since = int(since_text) if since_text not in (None, "") else None
-        except ProtocolError as e:
-            await websocket.send_text(dumps(error_message(e, tr=tr)))
-            await websocket.close(code=4000 + e.status)
-            return
-        except ValueError:
-            err = ProtocolError("bad-request", "'since' must be a version number")
-            await websocket.send_text(dumps(error_message(err, tr=tr)))
-            await websocket.close(code=4400)
-            return
-        conn = Connection(seat, tr, address)
-        # No await between subscribing and queueing the catch-up: no event can slip between.
-        room.conns.add(conn)
-        _catch_up(room, conn, since)
-        sender = asyncio.create_task(_send_loop(websocket, conn))
-        try:
-            while not conn.closed:
-                raw = await websocket.receive()
-                if raw["type"] == "websocket.disconnect":
-                    break
-                text = raw.get("text")
-                if text is None and raw.get("bytes") is not None:
-                    text = raw["bytes"].decode("utf-8", errors="replace")
-                await _handle(room, conn, text or "")
-        except WebSocketDisconnect:
-            pass
-        finally:
-            room.conns.discard(conn)
-            conn.close()
-            await sender
-            manager().maybe_evict(room)
-
-    async def _handle(room: Room, conn: Connection, text: str) -> None:
-        """Answer one client message; every refusal is an error message, never a closed socket."""
-        reply_to = None
-        try:
-            msg = parse_client_message(text)
-            reply_to = msg.get("id")
-            limits.check("messages", conn.address, conn.buckets)
-            kind = msg["type"]
-            if kind == "ping":
-                conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
-            elif kind == "sync":
-                if msg["version"] > room.version:  # more than this cache has (a cluster)
-                    await manager().refresh(room)
-                _catch_up(room, conn, msg["version"])
-            elif kind == "move":
-                if conn.seat is not None:
-                    limits.check("moves", conn.address, conn.buckets)
-                await manager().submit_move(
-                    room, conn.seat, msg["move"], msg["version"], conn, reply_to
-                )
-            elif kind == "undo":
-                if conn.seat is not None:
-                    limits.check("moves", conn.address, conn.buckets)
-                await manager().undo(room, conn.seat, msg["version"], conn, reply_to)
-            elif kind == "chat":
-                if conn.seat is not None:
-                    limits.check("chat", conn.address, conn.buckets)
-                await manager().chat(room, conn, msg["text"])
-        except ProtocolError as e:
-            extra: dict[str, Any] = {}
-            if e.code in ("stale-version", "not-your-turn", "game-over", "illegal-move"):
-                extra["snapshot"] = room.snapshot(conn.seat)
-            conn.send(error_message(e, reply_to, conn.tr, **extra))
-
-    # -- the web app ------------------------------------------------------------------
-
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> Response:
-        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
-
-    holder["reviews"] = add_review_routes(app, manager)
+    app.state.hints = HintSlots()
+    add_error_handlers(app)
+    app.openapi = partial(_openapi_schema, app)  # type: ignore[method-assign]
+    for router in ROUTERS:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
 
 
-def _checked_body(body: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise ProtocolError("bad-message", "the request body must be a JSON object")
-    for key in keys:
-        if key not in body:
-            raise ProtocolError("bad-message", "the request needs {key}", key=repr(key))
-    if not isinstance(body["version"], int) or isinstance(body["version"], bool):
-        raise ProtocolError("bad-message", "'version' must be a whole number")
-    if "move" in keys:
-        check_move_text(body["move"])
-    if body["token"] is not None and not isinstance(body["token"], str):
-        raise ProtocolError("bad-message", "'token' must be text")
-    return body
+def _openapi_schema(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's description of ``app``, made once, tidied (:func:`openapi.tidy_openapi`)."""
+    if app.openapi_schema is None:
+        from fastapi.openapi.utils import get_openapi
 
-
-def _need_over(room: Room) -> None:
-    if not room.state.is_over:
-        raise ProtocolError("not-finished", "replays and records are shown once the game is over")
-
-
-def _catch_up(room: Room, conn: Connection, since: int | None) -> None:
-    """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot,
-    then the recent chat if there is any (the client replaces what it had)."""
-    missed = None if since is None else room.missed(since, conn.seat)
-    if missed is None:
-        conn.send(room.snapshot(conn.seat))
-    else:
-        for msg in missed:
-            conn.send(msg)
-        if not missed:
-            conn.send({"type": "synced", "version": room.version})
-    history = chat_history(room, conn.seat)
-    if history is not None:
-        conn.send(history)
-
-
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
-    try:
-        while True:
-            msg = await conn.outbox.get()
-            if msg is None:
-                break
-            await websocket.send_text(dumps(msg))
-    except Exception:  # the client went away; the receive loop will notice
-        conn.closed = True
-    if conn.closed:
-        with contextlib.suppress(Exception):  # already closed by the client
-            await websocket.close()
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            description=app.description,
+            routes=app.routes,
+        )
+        app.openapi_schema = openapi.tidy_openapi(schema)
+    return app.openapi_schema

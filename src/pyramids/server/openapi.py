@@ -1,8 +1,9 @@
 """The API's OpenAPI description: request bodies, and every error a route can answer.
 
-Why by hand: the routes read their bodies themselves (:func:`protocol.parse_json`,
-with its bounds, then one ``parse``/check step), so FastAPI cannot see their
-shape, and FastAPI's own ``422`` validation entry describes a body
+Why by hand: the routes read their bodies through a dependency
+(:func:`protocol.parse_json`, with its bounds, then their model in
+:mod:`pyramids.server.inputs`), so FastAPI does not see their shape, and
+FastAPI's own ``422`` validation entry describes a body
 (``{"detail": [...]}``) the server never sends. Here each route declares the
 statuses it may answer, all with the one error object, and
 :func:`tidy_openapi` removes what FastAPI adds on its own. Schemathesis

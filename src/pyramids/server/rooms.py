@@ -18,12 +18,12 @@ import hashlib
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
-from collections.abc import Coroutine, Hashable, Sequence
+from collections.abc import Callable, Coroutine, Hashable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 from sqlalchemy.exc import SQLAlchemyError
@@ -37,13 +37,13 @@ from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
+from pyramids.server.inputs import SEED_LIMIT, NewRoom, SeatRequest, has_control_characters
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
     PublicSeat,
     event_message,
     seat_payload,
-    shown,
     snapshot_message,
 )
 from pyramids.server.storage import (
@@ -69,11 +69,6 @@ HISTORY = 64
 OUTBOX_LIMIT = 2000
 #: a chat line is at most this long (how often one may be sent: :mod:`.limits`)
 CHAT_MAX_LENGTH = 300
-#: seeds a room may be dealt from: 0 to 2**53 - 1, so that every client, JavaScript
-#: included, reads a revealed seed exactly (as message ids, see protocol.py)
-SEED_LIMIT = 2**53
-#: the longest seat name
-NAME_MAX_LENGTH = 40
 
 
 def hash_token(token: str) -> str:
@@ -137,6 +132,31 @@ class Past:
     mover: int | None
     move_text: str | None
     state: State[Any]
+
+
+@dataclass(frozen=True)
+class Change:
+    """An event that fits the cached game, not applied yet: what the room becomes with it.
+
+    Why one value for moves and undos, local and remote: whatever its origin
+    (a client, a bot, another instance of a cluster), an accepted event is
+    applied, kept for resyncs and broadcast by one method, :meth:`Room.accept`.
+    """
+
+    kind: Literal["move", "undo"]
+    seat: int | None
+    #: the state after the event
+    after: State[Any]
+    #: the move log after the event (notation)
+    moves: list[str]
+    #: the move played and its canonical notation (``None`` for an undo)
+    move: Hashable | None = None
+    text: str | None = None
+
+    def event(self, version: int) -> EventRow:
+        """The change as the log's entry at ``version``."""
+        data = self.text if self.text is not None else "1"
+        return EventRow(version, self.kind, self.seat, data)
 
 
 class Room:
@@ -240,18 +260,85 @@ class Room:
         """Undo is offered in single-player games only, once a move has been played."""
         return self.game.max_players == 1 and bool(self.moves)
 
+    def deal(self, moves: Sequence[str] = ()) -> State[Any]:
+        """This room's game rebuilt from its deal, after ``moves`` (notation)."""
+        names = [s.name for s in self.seats]
+        return rebuild(self.game.id, self.players, self.seed, names, self.variant, moves)
+
     def replay_states(self) -> list[State[Any]]:
         """Every position of the game from the deal (built once, dropped by an undo)."""
         states = self._replay
         if states is None or len(states) != len(self.moves) + 1:
-            names = [s.name for s in self.seats]
-            state = rebuild(self.game.id, self.players, self.seed, names, self.variant, [])
+            state = self.deal()
             states = [state.copy()]
             for text in self.moves:
                 state.play(state.parse_move(text))
                 states.append(state.copy())
             self._replay = states
         return states
+
+    # -- events -------------------------------------------------------------------
+
+    def checked_move(self, seat: int, text: str) -> Change:
+        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not."""
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game-over", "the game is over: no more moves can be played")
+        if state.current_player != seat:
+            p = state.current_player
+            who = self.seats[p].name if p is not None else "?"
+            raise ProtocolError("not-your-turn", "it is {player}'s turn, not yours", player=who)
+        try:
+            move = state.parse_move(text)
+            canonical = state.move_to_str(move)
+            after = state.copy()
+            after.play(move)
+        except IllegalMove as e:
+            raise ProtocolError.from_engine("illegal-move", e, move=text) from None
+        return Change("move", seat, after, [*self.moves, canonical], move, canonical)
+
+    def checked_undo(self, seat: int) -> Change:
+        """``seat`` taking back the last move, checked (single-player games only)."""
+        if self.game.max_players != 1:
+            raise ProtocolError("undo-not-allowed", "undo is only offered in single-player games")
+        if not self.moves:
+            raise ProtocolError("nothing-to-undo", "no move has been played yet")
+        moves = self.moves[:-1]
+        return Change("undo", seat, self.deal(moves), moves)
+
+    def logged(self, ev: EventRow) -> Change | None:
+        """An event another instance committed, as a change of this cache (``None``: no fit).
+
+        Not checked for turn or version: the database accepted it already.
+        """
+        if ev.kind == "move" and ev.seat is not None:
+            move: Hashable = self.state.parse_move(ev.data)
+            after = self.state.copy()
+            after.play(move)
+            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data)
+        if ev.kind == "undo" and self.moves:
+            moves = self.moves[:-1]
+            return Change("undo", ev.seat, self.deal(moves), moves)
+        return None
+
+    def accept(
+        self,
+        change: Change,
+        version: int,
+        origin: Connection | None = None,
+        reply_to: Any = None,
+    ) -> None:
+        """Apply a committed ``change`` as ``version``: keep it for resyncs, tell every client."""
+        self.state = change.after
+        self.moves = change.moves
+        if change.kind == "undo":
+            self.undos += 1
+        self.version = version
+        self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
+        self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
+        if change.move is not None and change.seat is not None:
+            for agent in self.agents.values():
+                agent.observe(change.after, change.move, change.seat)
 
     # -- messages -----------------------------------------------------------------
 
@@ -477,41 +564,28 @@ class RoomManager:
 
     # -- creating -----------------------------------------------------------------
 
-    async def create(self, spec: Any) -> dict[str, Any]:
+    async def create(self, spec: NewRoom) -> dict[str, Any]:
         """Create a room from a lobby request; returns the room with each human seat's token.
 
-        Everything is checked before anything is built: the player count against
-        the game's range before a seat is allocated, the seed against its range
-        and against the room's kind (see :meth:`_check_seed`).
+        ``spec`` has its shape checked (:class:`inputs.NewRoom`); what depends on
+        the game is checked here, before anything is built: the player count
+        against the game's range before a seat is allocated, the options, the
+        seed against the room's kind (see :meth:`_check_seed`), the bots.
         """
-        if not isinstance(spec, dict):
-            raise ProtocolError("bad-request", "the request body must be a JSON object")
-        unknown = sorted(set(spec) - CREATE_KEYS)
-        if unknown:
-            raise ProtocolError(
-                "bad-request",
-                "unknown field {field}; a new room takes {fields}",
-                field=shown(unknown[0]),
-                fields=", ".join(sorted(CREATE_KEYS)),
-            )
-        game_id = spec.get("game")
-        if not isinstance(game_id, str):
-            raise ProtocolError("bad-request", "'game' must name a game, e.g. 'piramides'")
         try:
-            game = get_game(game_id)
+            game = get_game(spec.game)
         except UnknownGame as e:
             raise ProtocolError.from_engine("unknown-game", e) from None
-        seats_in = spec.get("seats")
-        players = spec.get("players")
+        players = spec.players
         if players is not None:
             try:  # before any allocation: players=10**8 must not build 10**8 seats
                 game.check_players(players)
             except PyramidsError as e:
                 raise ProtocolError.from_engine("bad-request", e) from None
+        seats_in = spec.seats
         if seats_in is None:
-            seats_in = [{"kind": "human"}] * (players if players is not None else game.min_players)
-        if not isinstance(seats_in, list):
-            raise ProtocolError("bad-request", "'seats' must be a list of seat objects")
+            count = players if players is not None else game.min_players
+            seats_in = [SeatRequest(kind="human")] * count
         if players is not None and players != len(seats_in):
             raise ProtocolError(
                 "bad-request",
@@ -521,24 +595,14 @@ class RoomManager:
             )
         try:
             game.check_players(len(seats_in))
+            variant = game.resolve_variant(spec.variant)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
-        variant_in = spec.get("variant", {})
-        if not isinstance(variant_in, dict):
-            raise ProtocolError("bad-request", "'variant' must be an object of options")
-        try:
-            variant = game.resolve_variant(variant_in)
-        except PyramidsError as e:
-            raise ProtocolError.from_engine("bad-request", e) from None
-        practice = spec.get("practice", False)
-        if not isinstance(practice, bool):
-            raise ProtocolError("bad-request", "'practice' must be true or false")
-        seed = spec.get("seed")
-        self._check_seed(seed, len(seats_in), practice)
+        seed = spec.seed
+        self._check_seed(seed, len(seats_in), spec.practice)
         public_seed = seed is not None and game.max_players == 1
-        spectator_chat = spec.get("spectator_chat", False)
-        if not isinstance(spectator_chat, bool):
-            raise ProtocolError("bad-request", "'spectator_chat' must be true or false")
+        spectator_chat = spec.spectator_chat
+        practice = spec.practice
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         seats: list[SeatRow] = []
@@ -589,8 +653,8 @@ class RoomManager:
         return out
 
     @staticmethod
-    def _check_seed(seed: Any, seats: int, practice: bool) -> None:
-        """A chosen seed must be in range, and is for solitaire or practice rooms only.
+    def _check_seed(seed: int | None, seats: int, practice: bool) -> None:
+        """A chosen seed (in range: :class:`inputs.NewRoom`) is for solitaire or practice only.
 
         Why: whoever chooses the seed can deal the same game at home and knows
         every hidden card, stack and token. In a room for one that is the
@@ -598,15 +662,7 @@ class RoomManager:
         practice room, which every seat and spectator is told about
         (``practice`` in the summary and in every snapshot).
         """
-        if seed is None:
-            return
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < SEED_LIMIT:
-            raise ProtocolError(
-                "bad-request",
-                "'seed' must be a whole number from 0 to {maximum}",
-                maximum=SEED_LIMIT - 1,
-            )
-        if seats > 1 and not practice:
+        if seed is not None and seats > 1 and not practice:
             raise ProtocolError(
                 "bad-request",
                 "a chosen seed would tell its chooser every hidden card: it is allowed in "
@@ -666,35 +722,21 @@ class RoomManager:
         return fresh.summary()
 
     @staticmethod
-    def _seat(i: int, s: Any, game_id: str, tokens: dict[int, str]) -> SeatRow:
-        if not isinstance(s, dict):
-            raise ProtocolError("bad-request", "seat {seat} must be an object", seat=i)
-        kind = s.get("kind", "bot" if "agent" in s else "human")
-        name = s.get("name")
-        if name is not None:
-            _check_name(i, name)
-        if kind == "human":
+    def _seat(i: int, s: SeatRequest, game_id: str, tokens: dict[int, str]) -> SeatRow:
+        if s.kind == "human":
             token = secrets.token_urlsafe(18)
             tokens[i] = token
-            return SeatRow(
-                i, (name or f"Player {i + 1}").strip(), "human", None, None, hash_token(token)
-            )
-        if kind == "bot":
-            agent = s.get("agent", "random")
-            level = s.get("level")
-            if not isinstance(agent, str) or (level is not None and not isinstance(level, str)):
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: 'agent' and 'level' are text", seat=i
-                )
-            try:
-                build_agent(agent, game_id, level)
-            except PyramidsError as e:
-                raise ProtocolError(
-                    "bad-request", "seat {seat}: {reason}", {"rule": e.code}, seat=i, reason=e
-                ) from None
-            label = agent if level is None else f"{agent} {level}"
-            return SeatRow(i, (name or f"Bot {i + 1} ({label})").strip(), "bot", agent, level, None)
-        raise ProtocolError("bad-request", "seat {seat}: 'kind' must be 'human' or 'bot'", seat=i)
+            name = s.name or f"Player {i + 1}"
+            return SeatRow(i, name, "human", None, None, hash_token(token))
+        try:
+            build_agent(s.agent, game_id, s.level)
+        except PyramidsError as e:
+            raise ProtocolError(
+                "bad-request", "seat {seat}: {reason}", {"rule": e.code}, seat=i, reason=e
+            ) from None
+        label = s.agent if s.level is None else f"{s.agent} {s.level}"
+        name = s.name or f"Bot {i + 1} ({label})"
+        return SeatRow(i, name, "bot", s.agent, s.level, None)
 
     # -- moves ------------------------------------------------------------------------
 
@@ -714,53 +756,8 @@ class RoomManager:
         """
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot move")
-        return await _uncancellable(self._move(room, seat, text, version, origin, reply_to))
-
-    async def _move(
-        self,
-        room: Room,
-        seat: int,
-        text: str,
-        version: int,
-        origin: Connection | None,
-        reply_to: Any,
-    ) -> int:
-        async with room.lock:
-            if self.broker is not None and version > room.version:
-                await self._catch_up_locked(room)  # the client saw more than this cache
-            self._check_version(room, version)
-            state = room.state
-            if state.is_over:
-                raise ProtocolError("game-over", "the game is over: no more moves can be played")
-            if state.current_player != seat:
-                who = (
-                    room.seats[state.current_player].name
-                    if state.current_player is not None
-                    else "?"
-                )
-                raise ProtocolError("not-your-turn", "it is {player}'s turn, not yours", player=who)
-            try:
-                move = state.parse_move(text)
-                canonical = state.move_to_str(move)
-                after = state.copy()
-                after.play(move)
-            except IllegalMove as e:
-                raise ProtocolError.from_engine("illegal-move", e, move=text) from None
-            new_version = room.version + 1
-            if self.broker is not None and room.bot_seat(after) is not None:
-                # before the commit: should this instance die right after it, the bot
-                # is still found by another instance's sweep
-                await self.broker.mark_due([room.id], self.broker.lease_seconds)
-            await self._commit(room, EventRow(new_version, "move", seat, canonical), after.is_over)
-            room.state = after
-            room.moves.append(canonical)
-            room.version = new_version
-            room.history.append(Past(new_version, "move", seat, canonical, after))
-            room.broadcast("move", seat, canonical, origin, reply_to)
-            for agent in room.agents.values():
-                agent.observe(after, move, seat)
-        self.kick_bots(room)
-        return new_version
+        check = partial(room.checked_move, seat, text)
+        return await _uncancellable(self._accept(room, version, check, origin, reply_to))
 
     async def undo(
         self,
@@ -773,38 +770,33 @@ class RoomManager:
         """Take back the last move of a single-player game (an ``undo`` event in the log)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot undo")
-        return await _uncancellable(self._undo(room, seat, version, origin, reply_to))
+        check = partial(room.checked_undo, seat)
+        return await _uncancellable(self._accept(room, version, check, origin, reply_to))
 
-    async def _undo(
-        self, room: Room, seat: int, version: int, origin: Connection | None, reply_to: Any
+    async def _accept(
+        self,
+        room: Room,
+        version: int,
+        check: Callable[[], Change],
+        origin: Connection | None,
+        reply_to: Any,
     ) -> int:
+        """The one path of a client's or a bot's event: under the room's lock, the version
+        and ``check`` first, then the commit, and only then the room changes and every
+        client is told. Returns the event's version."""
         async with room.lock:
             if self.broker is not None and version > room.version:
-                await self._catch_up_locked(room)
+                await self._catch_up_locked(room)  # the client saw more than this cache
             self._check_version(room, version)
-            if room.game.max_players != 1:
-                raise ProtocolError(
-                    "undo-not-allowed", "undo is only offered in single-player games"
-                )
-            if not room.moves:
-                raise ProtocolError("nothing-to-undo", "no move has been played yet")
-            moves = room.moves[:-1]
-            after = rebuild(
-                room.game.id,
-                room.players,
-                room.seed,
-                [s.name for s in room.seats],
-                room.variant,
-                moves,
-            )
+            change = check()
             new_version = room.version + 1
-            await self._commit(room, EventRow(new_version, "undo", seat, "1"), after.is_over)
-            room.state = after
-            room.moves = moves
-            room.undos += 1
-            room.version = new_version
-            room.history.append(Past(new_version, "undo", seat, None, after))
-            room.broadcast("undo", seat, None, origin, reply_to)
+            if self.broker is not None and room.bot_seat(change.after) is not None:
+                # before the commit: should this instance die right after it, the bot
+                # is still found by another instance's sweep
+                await self.broker.mark_due([room.id], self.broker.lease_seconds)
+            await self._commit(room, change.event(new_version), change.after.is_over)
+            room.accept(change, new_version, origin, reply_to)
+        self.kick_bots(room)
         return new_version
 
     @staticmethod
@@ -857,7 +849,7 @@ class RoomManager:
 
     # -- chat -------------------------------------------------------------------------
 
-    async def chat(self, room: Room, conn: Connection, text: Any) -> None:
+    async def chat(self, room: Room, conn: Connection, text: str) -> None:
         """Store a seated player's chat line and send it to whoever may read the chat.
 
         Why these limits: a chat is for the table, not a channel for floods or for
@@ -866,14 +858,12 @@ class RoomManager:
         """
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot chat")
-        if not isinstance(text, str):
-            raise ProtocolError("bad-message", "'text' must be the chat line as text")
         line = " ".join(text.split())
         if not 0 < len(line) <= CHAT_MAX_LENGTH:
             raise ProtocolError(
                 "bad-message", "a chat line is 1 to {limit} characters", limit=CHAT_MAX_LENGTH
             )
-        if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in line):
+        if has_control_characters(line):
             raise ProtocolError("bad-message", "a chat line cannot hold control characters")
         if self.broker is not None:
             await self._chat_clustered(room, conn.seat, line, self.broker)
@@ -1106,28 +1096,9 @@ class RoomManager:
         ``False`` if the event does not fit the cache (it is then rebuilt).
         """
         try:
-            if ev.kind == "move" and ev.seat is not None:
-                move: Hashable = room.state.parse_move(ev.data)
-                after = room.state.copy()
-                after.play(move)
-                room.state = after
-                room.moves.append(ev.data)
-                room.version = ev.version
-                room.history.append(Past(ev.version, "move", ev.seat, ev.data, after))
-                room.broadcast("move", ev.seat, ev.data, None, None)
-                for agent in room.agents.values():
-                    agent.observe(after, move, ev.seat)
-                return True
-            if ev.kind == "undo" and room.moves:
-                moves = room.moves[:-1]
-                names = [s.name for s in room.seats]
-                after = rebuild(room.game.id, room.players, room.seed, names, room.variant, moves)
-                room.state = after
-                room.moves = moves
-                room.undos += 1
-                room.version = ev.version
-                room.history.append(Past(ev.version, "undo", ev.seat, None, after))
-                room.broadcast("undo", ev.seat, None, None, None)
+            change = room.logged(ev)
+            if change is not None:
+                room.accept(change, ev.version)
                 return True
         except PyramidsError as e:
             log.warning("event %s of game %s does not fit the cache: %s", ev.version, room.id, e)
@@ -1262,31 +1233,6 @@ async def _uncancellable(coro: Coroutine[Any, Any, int]) -> int:
     task = asyncio.ensure_future(coro)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())
     return await asyncio.shield(task)
-
-
-#: the fields of a request for a new room
-CREATE_KEYS = frozenset(
-    {"game", "seats", "players", "variant", "seed", "practice", "spectator_chat"}
-)
-
-
-def _check_name(seat: int, name: Any) -> None:
-    """A seat's name: 1 to 40 characters of printable text (it is shown to every player)."""
-    if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX_LENGTH:
-        raise ProtocolError(
-            "bad-request",
-            "seat {seat}: a name is 1 to {limit} characters",
-            {"rule": "player-names"},
-            seat=seat,
-            limit=NAME_MAX_LENGTH,
-        )
-    if any(unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") for c in name):
-        raise ProtocolError(
-            "bad-request",
-            "seat {seat}: a name cannot hold control characters",
-            {"rule": "player-names"},
-            seat=seat,
-        )
 
 
 def chat_message(room: Room, row: ChatRow) -> dict[str, Any]:

@@ -1,14 +1,12 @@
 """The review of a finished game on the server: computed once, in the background, then stored.
 
-Routes (added by :func:`add_review_routes`):
-
-* ``POST /api/rooms/{room}/review`` starts the review of a finished game
-  (every seat, the ``normal`` budget, seed 0) unless it is stored or running,
-  and answers its status;
-* ``GET /api/rooms/{room}/review`` answers the status: ``{"status": "none"}``
-  (never asked), ``{"status": "running", "done": k, "total": n}``,
-  ``{"status": "done", "review": {...}}`` (:meth:`pyramids.review.Review.to_dict`)
-  or ``{"status": "failed", "error": {...}}``.
+The routes (:mod:`pyramids.server.routes.reviews`) answer with :class:`Reviews`:
+``POST /api/rooms/{room}/review`` starts the review of a finished game (every
+seat, the ``normal`` budget, seed 0) unless it is stored or running, and
+``GET`` answers its status: ``{"status": "none"}`` (never asked),
+``{"status": "running", "done": k, "total": n}``, ``{"status": "done",
+"review": {...}}`` (:meth:`pyramids.review.Review.to_dict`) or
+``{"status": "failed", "error": {...}}``.
 
 Why once, and stored: a review of a typical game costs up to a minute of one
 core, and a finished game never changes, so the first request pays for it and
@@ -36,16 +34,13 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-from fastapi import FastAPI
 from sqlalchemy import Column, Connection, Float, String, Table, Text, insert, select
 
-from pyramids.server.openapi import errors
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.rooms import RoomManager
 from pyramids.server.storage import Store, metadata
@@ -84,9 +79,13 @@ class Job:
 
 
 class Reviews:
-    """The reviews of one server: stored ones, running jobs, and the worker that computes them."""
+    """The reviews of one server: stored ones, running jobs, and the worker that computes them.
 
-    def __init__(self, manager: Callable[[], RoomManager], executor: Executor | None = None):
+    ``executor`` computes the decisions (default: one worker process, started
+    on first use); tests may pass a thread pool.
+    """
+
+    def __init__(self, manager: RoomManager, executor: Executor | None = None):
         self._manager = manager
         self._executor = executor
         self._jobs: dict[str, Job] = {}
@@ -105,7 +104,7 @@ class Reviews:
         return self._executor
 
     def _store(self) -> Store:
-        return self._manager().store
+        return self._manager.store
 
     def _ensure_table(self, store: Store) -> None:
         if id(store) not in self._made:
@@ -141,7 +140,7 @@ class Reviews:
 
     async def status(self, room_id: str) -> dict[str, Any]:
         """The review's status (the stored review itself once done)."""
-        room = await self._manager().get(room_id)
+        room = await self._manager.get(room_id)
         _need_over(room.state.is_over)
         job = self._jobs.get(room_id)
         if job is not None:
@@ -158,7 +157,7 @@ class Reviews:
         answer = await self.status(room_id)
         if answer["status"] in ("done", "running"):
             return answer
-        room = await self._manager().get(room_id)
+        room = await self._manager.get(room_id)
         record = await asyncio.to_thread(room.state.record)
         job = self._jobs[room_id] = Job()
         job.task = asyncio.create_task(self._run(room_id, record, job))
@@ -203,32 +202,3 @@ class Reviews:
 def _need_over(over: bool) -> None:
     if not over:
         raise ProtocolError("not-finished", "a game is reviewed once it is over")
-
-
-def add_review_routes(
-    app: FastAPI, manager: Callable[[], RoomManager], executor: Executor | None = None
-) -> Reviews:
-    """Add the review routes to ``app``; ``manager()`` gives the server's :class:`RoomManager`.
-
-    ``executor`` computes the decisions (default: one worker process, started
-    on first use); tests may pass a thread pool.
-    """
-    reviews = Reviews(manager, executor)
-
-    @app.get(
-        "/api/rooms/{room_id}/review",
-        summary="A finished game's review: its status, and the review once computed",
-        responses=errors(400, 404, 409),
-    )
-    async def review_status(room_id: str) -> dict[str, Any]:
-        return await reviews.status(room_id)
-
-    @app.post(
-        "/api/rooms/{room_id}/review",
-        summary="Start the review of a finished game (computed once, in the background)",
-        responses=errors(400, 404, 409),
-    )
-    async def review_start(room_id: str) -> dict[str, Any]:
-        return await reviews.start(room_id)
-
-    return reviews

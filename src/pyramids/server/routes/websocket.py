@@ -1,0 +1,203 @@
+"""``WS /ws/rooms/{room}?token=...&since=N``: live events for a seat or a spectator.
+
+On connecting, a client gets what it lacks (the events after ``since``, or a
+snapshot) and then every event of the room from its seat's view. Each message
+it sends is read into a typed message (:func:`inputs.parse_client_message`)
+and answered; a refusal is an ``error`` message and never closes the socket
+(``docs/server.md``, *WebSocket protocol*).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
+from starlette.requests import HTTPConnection
+
+from pyramids.i18n import Translator
+from pyramids.server.dependencies import Lang, Limits, Manager, client_address
+from pyramids.server.inputs import (
+    ChatMessage,
+    MoveMessage,
+    PingMessage,
+    SyncMessage,
+    UndoMessage,
+    parse_client_message,
+)
+from pyramids.server.limits import RateLimits, address_key
+from pyramids.server.protocol import ProtocolError, error_message
+from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
+
+router = APIRouter()
+
+#: refusals that leave the client behind the game: the error carries a fresh snapshot
+_RESYNCING = frozenset({"stale-version", "not-your-turn", "game-over", "illegal-move"})
+
+
+class SocketCounts:
+    """Open WebSockets per client address (at most ``limit`` each)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more socket of ``key``; ``False`` (not counted) if it has ``limit``."""
+        if self._open.get(key, 0) >= self.limit:
+            return False
+        self._open[key] = self._open.get(key, 0) + 1
+        return True
+
+    def close(self, key: str) -> None:
+        """One socket of ``key`` closed."""
+        self._open[key] -= 1
+        if not self._open[key]:
+            del self._open[key]
+
+
+def socket_counts(connection: HTTPConnection) -> SocketCounts:
+    """The server's open WebSockets per address (made by ``create_app``)."""
+    counts: SocketCounts = connection.app.state.websockets
+    return counts
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def ws_room(
+    websocket: WebSocket,
+    room_id: str,
+    manager: Manager,
+    limits: Limits,
+    counts: Annotated[SocketCounts, Depends(socket_counts)],
+    tr: Lang,
+) -> None:
+    await websocket.accept()
+    address = client_address(websocket)
+    key = address_key(address)
+    if not counts.open(key):
+        err = ProtocolError(
+            "rate-limited",
+            "too many open connections from your address (at most {limit})",
+            {"retry_after": 10},
+            limit=counts.limit,
+        )
+        await websocket.send_text(dumps(error_message(err, tr=tr)))
+        await websocket.close(code=4429)
+        return
+    try:
+        await _serve_socket(websocket, manager, limits, room_id, tr, address)
+    finally:
+        counts.close(key)
+
+
+async def _serve_socket(
+    websocket: WebSocket,
+    manager: RoomManager,
+    limits: RateLimits,
+    room_id: str,
+    tr: Translator,
+    address: str | None,
+) -> None:
+    token = websocket.query_params.get("token")
+    since_text = websocket.query_params.get("since")
+    try:
+        # in a cluster: caught up first, as this client may come from another instance
+        room = await manager.get(room_id, fresh=True)
+        seat = room.seat_for_token(token)
+        since = int(since_text) if since_text not in (None, "") else None
+    except ProtocolError as e:
+        await websocket.send_text(dumps(error_message(e, tr=tr)))
+        await websocket.close(code=4000 + e.status)
+        return
+    except ValueError:
+        err = ProtocolError("bad-request", "'since' must be a version number")
+        await websocket.send_text(dumps(error_message(err, tr=tr)))
+        await websocket.close(code=4400)
+        return
+    conn = Connection(seat, tr, address)
+    # No await between subscribing and queueing the catch-up: no event can slip between.
+    room.conns.add(conn)
+    catch_up(room, conn, since)
+    sender = asyncio.create_task(_send_loop(websocket, conn))
+    try:
+        while not conn.closed:
+            raw = await websocket.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            text = raw.get("text")
+            if text is None and raw.get("bytes") is not None:
+                text = raw["bytes"].decode("utf-8", errors="replace")
+            await _handle(manager, limits, room, conn, text or "")
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.conns.discard(conn)
+        conn.close()
+        await sender
+        manager.maybe_evict(room)
+
+
+async def _handle(
+    manager: RoomManager, limits: RateLimits, room: Room, conn: Connection, text: str
+) -> None:
+    """Answer one client message; every refusal is an error message, never a closed socket."""
+    reply_to = None
+    try:
+        msg = parse_client_message(text)
+        reply_to = msg.id
+        limits.check("messages", conn.address, conn.buckets)
+        match msg:
+            case PingMessage():
+                conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
+            case SyncMessage(version=version):
+                if version > room.version:  # more than this cache has (a cluster)
+                    await manager.refresh(room)
+                catch_up(room, conn, version)
+            case MoveMessage(move=move, version=version):
+                if conn.seat is not None:
+                    limits.check("moves", conn.address, conn.buckets)
+                await manager.submit_move(room, conn.seat, move, version, conn, reply_to)
+            case UndoMessage(version=version):
+                if conn.seat is not None:
+                    limits.check("moves", conn.address, conn.buckets)
+                await manager.undo(room, conn.seat, version, conn, reply_to)
+            case ChatMessage(text=line):
+                if conn.seat is not None:
+                    limits.check("chat", conn.address, conn.buckets)
+                await manager.chat(room, conn, line)
+    except ProtocolError as e:
+        extra: dict[str, Any] = {}
+        if e.code in _RESYNCING:
+            extra["snapshot"] = room.snapshot(conn.seat)
+        conn.send(error_message(e, reply_to, conn.tr, **extra))
+
+
+def catch_up(room: Room, conn: Connection, since: int | None) -> None:
+    """Send what a (re)connecting client lacks: the missed events, or a fresh snapshot,
+    then the recent chat if there is any (the client replaces what it had)."""
+    missed = None if since is None else room.missed(since, conn.seat)
+    if missed is None:
+        conn.send(room.snapshot(conn.seat))
+    else:
+        for msg in missed:
+            conn.send(msg)
+        if not missed:
+            conn.send({"type": "synced", "version": room.version})
+    history = chat_history(room, conn.seat)
+    if history is not None:
+        conn.send(history)
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            msg = await conn.outbox.get()
+            if msg is None:
+                break
+            await websocket.send_text(dumps(msg))
+    except Exception:  # the client went away; the receive loop will notice
+        conn.closed = True
+    if conn.closed:
+        with contextlib.suppress(Exception):  # already closed by the client
+            await websocket.close()
