@@ -405,8 +405,6 @@ COMMANDS = {"floors": floors_command}
 COMMAND_HELP = {
     "floors": ("floors [N]", N_("draw each floor of player N's pyramid on its own")),
 }
-#: every seat sees the same table (no hands, nothing to forget): no screen hand-over
-HAND_OVER = False
 
 
 def _floor_told(name: str, fs: dict[str, Any]) -> str:
