@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.common import report
-from pyramids.engine.registry import GAMES, get_game, new_game
+from pyramids.engine.registry import get_game, new_game
 from pyramids.engine.rng import Rng
 
 SECONDS = 2.0
@@ -195,12 +195,10 @@ def adapter_overheads(rounds: int = 3) -> None:
     adapter's; the median and the spread of the rounds are printed, because
     the machine is shared and a single pair of figures can mislead.
     """
-    from pyramids.envs.encodings import CODECS
+    from pyramids.envs.encodings import codec_ids
 
     print("   random play, engine moves per second (overhead = engine rate / adapter rate)")
-    for game_id in CODECS:
-        if game_id not in GAMES:
-            continue
+    for game_id in codec_ids():
         players = get_game(game_id).min_players
         label = f"{game_id} {players}p"
         loops: dict[str, Callable[[int], int]] = {

@@ -9,8 +9,8 @@ import importlib
 
 import numpy as np
 
-from pyramids.engine.registry import GAMES, get_game
-from pyramids.envs.encodings import CODECS
+from pyramids.engine.registry import get_game
+from pyramids.envs.encodings import codec_ids
 
 
 def play(game_id: str, players: int, seed: int) -> dict[str, float]:
@@ -33,9 +33,7 @@ def play(game_id: str, players: int, seed: int) -> dict[str, float]:
 
 
 def main() -> None:
-    for game_id in CODECS:
-        if game_id not in GAMES:
-            continue
+    for game_id in codec_ids():
         game = get_game(game_id)
         for players in sorted({game.min_players, game.max_players}):
             totals = play(game_id, players, seed=1)

@@ -1,13 +1,17 @@
-"""Shared test helpers: random play over the engine contract."""
+"""Shared test helpers: random play over the engine contract, and the test game in the registry."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
+from pyramids.engine import registry
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from tests import toygame as nim
 
 settings.register_profile(
     "default",
@@ -27,3 +31,20 @@ def play_randomly(state: State[Any], rng: Rng, max_plies: int = 100_000) -> list
         state.play(moves[rng.below(len(moves))])
         seen.append(state.copy())
     return seen
+
+
+@pytest.fixture
+def toygame() -> Iterator[str]:
+    """The test game Nim (``tests/toygame``) in the registry for one test; its id.
+
+    One line, as any new game joins (unless ``PYRAMIDS_EXTRA_GAMES`` has it
+    already); taken out again afterwards, its loaded game forgotten.
+    """
+    added = nim.ID not in registry.GAMES
+    if added:
+        game_id, _, target = nim.ENTRY.partition("=")
+        registry.GAMES[game_id] = target
+    yield nim.ID
+    if added:
+        del registry.GAMES[nim.ID]
+        registry._loaded.pop(nim.ID, None)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 import pyramids
-from pyramids.ai.policies import DEFAULT_POLICY, POLICIES, get_policy
+from pyramids.ai.policies import DEFAULT_POLICY, get_policy
+from pyramids.engine.errors import UnknownGame
+from pyramids.engine.faces import has_face
+from pyramids.engine.registry import game_ids
 from pyramids.engine.rng import Rng
 from pyramids.games.piramides import PiramidesState
 from pyramids.games.pyramido import PyramidoState
 
 
-@pytest.mark.parametrize("game_id", sorted(POLICIES))
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if has_face("pyramids.ai.policies", g)])
 def test_policies_play_only_legal_moves_to_the_end(game_id: str) -> None:
     policy = get_policy(game_id)
     assert policy.playout is not None
@@ -28,9 +31,11 @@ def test_policies_play_only_legal_moves_to_the_end(game_id: str) -> None:
             assert len(policy.evaluate(state)) == state.players
 
 
-def test_unknown_games_fall_back_to_random_playouts() -> None:
-    assert get_policy("no-such-game") is DEFAULT_POLICY
+def test_games_without_a_policy_fall_back_to_random_playouts(toygame: str) -> None:
+    assert get_policy(toygame) is DEFAULT_POLICY
     assert DEFAULT_POLICY.playout is None
+    with pytest.raises(UnknownGame):
+        get_policy("no-such-game")
 
 
 def test_piramides_policy_plays_a_card_whenever_one_fits() -> None:

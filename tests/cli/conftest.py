@@ -15,8 +15,8 @@ def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     """``terminal(*args)`` starts ``pyramids *args`` in ``tmp_path`` on a pseudo-terminal."""
     opened: list[Terminal] = []
 
-    def start(*args: str, timeout: float = 15.0) -> Terminal:
-        t = Terminal(tmp_path, *args, timeout=timeout)
+    def start(*args: str, timeout: float = 15.0, env: dict[str, str] | None = None) -> Terminal:
+        t = Terminal(tmp_path, *args, timeout=timeout, env=env)
         opened.append(t)
         return t
 

@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pexpect
@@ -26,10 +27,20 @@ ESCAPES = re.compile(
 
 
 class Terminal:
-    """``pyramids ARGS`` on a 120x60 pseudo-terminal, in English unless ``--lang`` says."""
+    """``pyramids ARGS`` on a 120x60 pseudo-terminal, in English unless ``--lang`` says.
 
-    def __init__(self, home: Path, *args: str, timeout: float = 15.0) -> None:
-        env = {
+    The environment is a clean one (``env`` adds to it), but ``PYTHONPATH``
+    is kept, so that a checkout put first on the path is the one tested.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        *args: str,
+        timeout: float = 15.0,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        clean = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
             "INPUTRC": "/dev/null",
@@ -37,14 +48,15 @@ class Terminal:
             "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        if "PYTHONPATH" in os.environ:  # a checkout put first on the path tests its own code
-            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        if "PYTHONPATH" in os.environ:
+            clean["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        clean.update(env or {})
         self.timeout = timeout
         self.child = pexpect.spawn(
             sys.executable,
             ["-m", "pyramids", *args],
             cwd=str(home),
-            env=env,
+            env=clean,
             encoding="utf-8",
             codec_errors="replace",
             dimensions=(60, 120),

@@ -6,11 +6,11 @@ it needs NumPy (through the codec registry).
 
 from __future__ import annotations
 
-from pyramids.engine.registry import GAMES, get_game
-from pyramids.envs.encodings import CODECS
+from pyramids.engine.registry import get_game
+from pyramids.envs.encodings import codec_ids
 
-#: games that have both an engine in the registry and a codec
-CODEC_GAMES = [g for g in CODECS if g in GAMES]
+#: games of the registry that have a codec of their own
+CODEC_GAMES = codec_ids()
 
 
 def player_counts(game_id: str) -> list[int]:

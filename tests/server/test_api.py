@@ -440,7 +440,7 @@ class BrokenAgent(Agent):
 def test_a_crashing_bot_falls_back_to_random_moves(
     live: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(AGENTS, "broken", {"*": "tests.server.test_api:BrokenAgent"})
+    monkeypatch.setitem(AGENTS, "broken", "tests.server.test_api:BrokenAgent")
     room = create(live.url, game="piramides", seats=[{"kind": "bot", "agent": "broken"}], seed=4)
     final = wait_over(live.url, room["room"])
     assert final["version"] > 0

@@ -116,12 +116,15 @@ def _example_value(option: Option) -> str:
 
 def agents_table(game: str | None) -> None:
     """The AI agents by name and the games they play."""
-    from pyramids.ai.registry import AGENTS, agent_names
+    from pyramids.ai.registry import agent_games, agent_names, for_every_game
 
+    try:
+        names = agent_names(game)
+    except PyramidsError as e:
+        raise fail(tr().error(e)) from None
     table = Table(title=_("Agents"))
     table.add_column(_("name"), style="bold")
     table.add_column(_("games"))
-    for name in agent_names(game):
-        games = AGENTS[name]
-        table.add_row(name, _("all") if "*" in games else ", ".join(games))
+    for name in names:
+        table.add_row(name, _("all") if for_every_game(name) else ", ".join(agent_games(name)))
     get_console().print(table)

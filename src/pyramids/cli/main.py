@@ -96,8 +96,13 @@ def play_cmd(
         int, typer.Option(help="how many seats (the last ones) bots play", metavar="N")
     ] = 0,
     agent: Annotated[
-        str, typer.Option(help="agent for the bots, see `pyramids agents`", metavar="AGENT")
-    ] = "greedy",
+        str | None,
+        typer.Option(
+            help="agent for the bots, see `pyramids agents` "
+            "(default: greedy, or the game's own choice where it has no greedy agent)",
+            metavar="AGENT",
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="seed of the game (random if omitted)", metavar="N")
     ] = None,

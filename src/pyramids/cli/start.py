@@ -29,7 +29,8 @@ class PlayRequest:
     game: str = "piramides"
     players: int | None = None
     bots: int = 0
-    agent: str = "greedy"
+    #: ``None``: greedy, or the game's own choice of opponent where it has no greedy agent
+    agent: str | None = None
     seed: int | None = None
     face_down: bool = False
     options: list[str] = field(default_factory=list)
@@ -65,11 +66,13 @@ def check_save_path(path: Path) -> None:
         )
 
 
-def _seats(n: int, bots: int, agent: str, game: str) -> list[Seat]:
-    from pyramids.ai.registry import make_agent
+def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
+    from pyramids.ai.registry import default_opponent, make_agent, plays
 
     if bots < 0 or bots > n:
         raise fail(_("--bots must be between 0 and {n}", n=n))
+    if agent is None:
+        agent = "greedy" if plays("greedy", game) else default_opponent(game)
     seats = [Seat(_("Player {number}", number=i + 1)) for i in range(n - bots)]
     seats += [Seat(_("Bot {number}", number=i + 1), make_agent(agent, game)) for i in range(bots)]
     return seats

@@ -2,12 +2,22 @@
 
 Adding a game means one line in :data:`GAMES` (id -> module path of its
 :class:`~pyramids.engine.state.Game` instance). Modules are imported on first
-use, so listing games stays cheap.
+use, so listing games stays cheap. The faces find what they know of a game by
+its id (:mod:`pyramids.engine.faces`), so the line is all they need.
+
+A game from outside this package (a plugin, the test game of
+``tests/toygame``) joins through the environment variable
+:data:`EXTRA_GAMES_VARIABLE`: ``PYRAMIDS_EXTRA_GAMES="nim=mypackage.nim:GAME"``
+(several entries separated by commas). Why a variable: a program started
+by another (a test driving ``pyramids play`` on a terminal, a server's
+workers) inherits it, where a line added to :data:`GAMES` in one process
+would not reach the next.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 from pyramids.engine.errors import UnknownGame
@@ -21,7 +31,43 @@ GAMES: dict[str, str] = {
     "pyramido-treasure": "pyramids.games.pyramido_treasure:GAME",
 }
 
+#: the environment variable naming games to add to :data:`GAMES` (module docstring)
+EXTRA_GAMES_VARIABLE = "PYRAMIDS_EXTRA_GAMES"
+
+
+def parse_extra_games(text: str) -> dict[str, str]:
+    """The games named by :data:`EXTRA_GAMES_VARIABLE`: ``"id=module:attribute,..."``.
+
+    Raises :class:`ValueError` naming the entry that is not of that form or
+    that takes the id of a game already registered.
+    """
+    extra: dict[str, str] = {}
+    for entry in filter(None, (part.strip() for part in text.split(","))):
+        game_id, _, target = entry.partition("=")
+        module_name, _, attr = target.partition(":")
+        if not game_id or not module_name or not attr:
+            raise ValueError(
+                f"{EXTRA_GAMES_VARIABLE}: {entry!r} is not of the form id=module:attribute"
+            )
+        if game_id in GAMES or game_id in extra:
+            raise ValueError(f"{EXTRA_GAMES_VARIABLE}: the id {game_id!r} is already taken")
+        extra[game_id] = target
+    return extra
+
+
+GAMES.update(parse_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, "")))
+
 _loaded: dict[str, Game[Any]] = {}
+
+
+def check_game_id(game_id: str) -> None:
+    """Raise :class:`UnknownGame` unless ``game_id`` is registered (nothing is imported)."""
+    if game_id not in GAMES:
+        raise UnknownGame(
+            "unknown game '{game_id}'; known games: {known}",
+            game_id=str(game_id),
+            known=", ".join(GAMES),
+        )
 
 
 def game_ids() -> list[str]:
@@ -33,12 +79,7 @@ def get_game(game_id: str) -> Game[Any]:
     """The :class:`Game` registered as ``game_id``; :class:`UnknownGame` if none."""
     if game_id in _loaded:
         return _loaded[game_id]
-    if game_id not in GAMES:
-        raise UnknownGame(
-            "unknown game '{game_id}'; known games: {known}",
-            game_id=str(game_id),
-            known=", ".join(GAMES),
-        )
+    check_game_id(game_id)
     module_name, _, attr = GAMES[game_id].partition(":")
     game: Game[Any] = getattr(importlib.import_module(module_name), attr)
     _loaded[game_id] = game

@@ -58,6 +58,16 @@ class Game(ABC, Generic[M]):
     #: Whether seats hold secrets from each other (a hand, what a seat alone has seen).
     #: Faces that share one screen between players hide it between turns only then.
     secret_seats: ClassVar[bool] = True
+    #: Whether chance plays a part: a shuffled deal, or a random draw during play.
+    #: Declared by every game (the research adapters tell OpenSpiel its chance mode).
+    chance: ClassVar[bool]
+    #: Whether some seat may not know the whole position (a hand, a face-down stack,
+    #: even one hidden from everybody). Not the same as :attr:`secret_seats`: a stack
+    #: that nobody sees hides information without giving any seat a secret.
+    hidden_information: ClassVar[bool]
+    #: Agents (names of :mod:`pyramids.ai.registry`) that faces offer first as an
+    #: opponent, most suitable first; a face takes the first one that plays the game.
+    opponents: ClassVar[tuple[str, ...]] = ("greedy", "mcts")
 
     # -- building states -------------------------------------------------
 
@@ -125,6 +135,35 @@ class Game(ABC, Generic[M]):
         self, setup: Mapping[str, Any], players: int, variant: Mapping[str, VariantValue]
     ) -> State[M]:
         """Build the initial state from a setup; raise :class:`RecordError` naming the field."""
+
+    # -- bounds ----------------------------------------------------------
+    #
+    # Declared once per game so that every face that needs them (OpenSpiel's
+    # GameInfo, a generic encoding) reads the same numbers. ``variant`` is a
+    # resolved variant (every option present), as in :meth:`make_setup`.
+
+    @abstractmethod
+    def score_bounds(
+        self, players: int, variant: Mapping[str, VariantValue]
+    ) -> tuple[float, float]:
+        """The lowest and the highest final score one seat can have in this variant.
+
+        True bounds, not typical values: a solitaire's utility is its score,
+        and an algorithm that normalises by them must never see one outside.
+        """
+
+    @abstractmethod
+    def max_game_length(self, players: int, variant: Mapping[str, VariantValue]) -> int | None:
+        """The most moves (plies) a game of this variant can last; ``None`` if nothing bounds it."""
+
+    def max_legal_moves(self, players: int, variant: Mapping[str, VariantValue]) -> int | None:
+        """The most legal moves one position can offer; ``None``: not declared.
+
+        Only a game without an encoding of its own needs it: the research
+        adapters' generic encoding numbers the moves of a position by their
+        place in :meth:`State.legal_moves`, so its action space is this size.
+        """
+        return None
 
     # -- notation --------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""OpenSpiel: every game with a codec as a registered Python game.
+"""OpenSpiel: every registered game as a registered Python game.
 
 ``import pyramids.envs.openspiel_game`` registers ``pyramids_<game>``
 (hyphens become underscores: ``pyramids_pyramido_treasure``), after which
@@ -8,17 +8,20 @@ built-in game.
 
 Choices, and why (also in ``docs/adapters.md``):
 
-* **Chance is sampled** (``SAMPLED_STOCHASTIC``). Our engine deals from a seed
+* **Chance is sampled** (``SAMPLED_STOCHASTIC``; ``DETERMINISTIC`` for a game
+  whose :attr:`~pyramids.engine.state.Game.chance` is false). Our engine deals from a seed
   and draws mid-game chance from its own stream, so the whole deal as one
   chance outcome would have 52! outcomes. Each new game takes the next deal
   number from a stream seeded by the ``seed`` parameter (or the fixed
   ``deal`` parameter when it is >= 0), drawn when the state is first used,
   so cloning a fresh state does not use up a deal, and a deal that was never
   played nor copied is dealt again (see :class:`_Engine`).
-* **Information** is ``IMPERFECT_INFORMATION`` for every game: even the
-  solitaire hides its stock order.
+* **Information** is the game's :attr:`~pyramids.engine.state.Game.hidden_information`:
+  ``IMPERFECT_INFORMATION`` for the four games (even the solitaire hides its
+  stock order).
 * **Utility**: a solitaire returns its final score (general-sum, bounds from
-  the codec); multiplayer games return the zero-sum pairwise rank utility of
+  :meth:`~pyramids.engine.state.Game.score_bounds`); multiplayer games return
+  the zero-sum pairwise rank utility of
   :mod:`pyramids.envs.utility`. Rewards are terminal, as OpenSpiel's MCTS asks.
 * **Observation** string: the seat's ``view`` as canonical JSON; tensor: the
   codec's vector of the same view. **Information state**: the same view plus
@@ -45,15 +48,17 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from pyramids.engine.registry import get_game
+from pyramids.engine.registry import game_ids, get_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
-from pyramids.envs.encodings import CODECS, GameCodec, make_codec
+from pyramids.envs.encodings import GameCodec, make_codec
 from pyramids.envs.encodings.base import FloatArray
 from pyramids.envs.text import view_text
 from pyramids.envs.utility import pairwise_utility
 
 PREFIX = "pyramids_"
+#: the game length declared for a variant that nothing bounds (OpenSpiel needs a number)
+UNBOUNDED_LENGTH = 10_000_000
 _MASK32 = (1 << 32) - 1
 _Log = tuple[Any, Any] | None
 
@@ -244,14 +249,17 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
         self._resamples = Rng(self.seed ^ 0x0BADC0DE)
         solo = self.players == 1
         game_type = _game_type(self.pyramids_game)
+        variant = self.codec.variant
+        low, high = self.pyramids_game.score_bounds(self.players, variant)
+        length = self.pyramids_game.max_game_length(self.players, variant)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.actions.num_actions,
             max_chance_outcomes=0,
             num_players=self.players,
-            min_utility=self.codec.min_score if solo else -1.0,
-            max_utility=self.codec.max_score if solo else 1.0,
+            min_utility=low if solo else -1.0,
+            max_utility=high if solo else 1.0,
             utility_sum=None if solo else 0.0,
-            max_game_length=self.codec.max_game_length,
+            max_game_length=UNBOUNDED_LENGTH if length is None else length,
         )
         full = {**{k: spec[k] for k in spec}, **params}
         super().__init__(game_type, info, full)
@@ -415,8 +423,16 @@ def _game_type(game: Game[Any]) -> Any:
         short_name=short_name(game.id),
         long_name=f"Pyramids: {game.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+            if game.chance
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if game.hidden_information
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
         utility=(
             pyspiel.GameType.Utility.GENERAL_SUM if solo else pyspiel.GameType.Utility.ZERO_SUM
         ),
@@ -459,8 +475,12 @@ def register(game_id: str) -> str:
 
 
 def register_all() -> list[str]:
-    """Register every game that has a codec; return the OpenSpiel names."""
-    return [register(g) for g in CODECS]
+    """Register every game of the registry; return the OpenSpiel names.
+
+    Loading one needs a codec (:func:`~pyramids.envs.encodings.make_codec`
+    says which module is missing when a game has none).
+    """
+    return [register(g) for g in game_ids()]
 
 
 register_all()

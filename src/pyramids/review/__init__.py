@@ -13,11 +13,11 @@ True
 For each move of a seat (or of every seat) the review gives the value of the
 position before it, the value of the move played and of the best move found,
 the loss, and a grade (good / inaccuracy / mistake / blunder) by the game's
-thresholds (:data:`THRESHOLDS`). Values come only from what the mover knew at
-that moment: Pirámides by the exact solver on deals of the unseen cards
-(:mod:`.solitaire`), with a separate "what was possible" line that knows every
-card; the other games by information-set MCTS (:mod:`.multiplayer`). See
-``docs/review.md``.
+grading bands (its :class:`ReviewProfile`, see :func:`profile_for`). Values
+come only from what the mover knew at that moment: Pirámides by the exact
+solver on deals of the unseen cards (:mod:`.solitaire`), with a separate "what
+was possible" line that knows every card; the other games by information-set
+MCTS (:mod:`.multiplayer`). See ``docs/review.md``.
 
 Why this package can be called (``pyramids.review(record)``): the review is
 one function, and the issue that asked for it names it so; the package holds
@@ -43,18 +43,18 @@ from pyramids.review.model import (
     GRADES,
     INACCURACY,
     MISTAKE,
-    THRESHOLDS,
     Budget,
     Decision,
     Review,
+    ReviewProfile,
     RoundPossible,
     SeatSummary,
     Thresholds,
     grade_agreement,
     move_accuracy,
     parse_budget,
-    thresholds_for,
 )
+from pyramids.review.profiles import profile_for, thresholds_for
 
 if TYPE_CHECKING:
     from pyramids.review.run import Progress
@@ -123,16 +123,17 @@ __all__ = [
     "GRADES",
     "INACCURACY",
     "MISTAKE",
-    "THRESHOLDS",
     "Budget",
     "Decision",
     "Review",
+    "ReviewProfile",
     "RoundPossible",
     "SeatSummary",
     "Thresholds",
     "grade_agreement",
     "move_accuracy",
     "parse_budget",
+    "profile_for",
     "review",
     "review_move",
     "thresholds_for",

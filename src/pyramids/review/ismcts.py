@@ -39,15 +39,13 @@ from pyramids.ai.mcts import utilities
 from pyramids.ai.policies import GamePolicy, get_policy
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from pyramids.review.profiles import profile_for
 
 #: UCB1 exploration below and at the root (the ``mcts`` players' default)
 EXPLORATION = 0.7
 #: with a focus move, the share of the iterations spent finding its rival (the rest
 #: compares the two, see :func:`evaluate`)
 SCREEN = 0.4
-#: games whose finished playouts are valued by the score lead, in points, through
-#: ``0.5 + 0.5 * tanh(lead / scale)`` (see :func:`review_utility`)
-LEAD_SCALE: dict[str, float] = {"pyramido": 10.0}
 #: progressive widening, as the ``mcts`` players do it
 WIDEN_ABOVE = 16
 WIDEN_K = 2.0
@@ -120,8 +118,9 @@ class _Node:
 def review_utility(state: State[Any], policy: GamePolicy, seat: int, scale: float | None) -> float:
     """The seat's utility of a playout's last position, 0 to 1.
 
-    Places (:func:`pyramids.ai.mcts.utilities` with no score margin), except in
-    games of :data:`LEAD_SCALE` once the game is over: there the points by
+    Places (:func:`pyramids.ai.mcts.utilities` with no score margin), except
+    once the game is over in a game whose review profile has a ``lead_scale``
+    (:class:`~pyramids.review.model.ReviewProfile`): there the points by
     which the seat leads the best other seat (or trails the winner), plus half
     a scale for being ahead (minus for being behind), through ``0.5 + 0.5 *
     tanh(lead / scale)``; the sign is the ranking's (a seat out of the game
@@ -179,7 +178,7 @@ def evaluate(
     lead made smooth where places alone are too noisy.
     """
     policy = get_policy(state.game.id)
-    scale = LEAD_SCALE.get(state.game.id)
+    scale = profile_for(state.game.id).lead_scale
     playout = policy.playout
     limit = policy.playout_limit
     candidates = policy.candidates

@@ -38,6 +38,9 @@ class Thresholds:
     A decision whose loss, less its noise, is below ``inaccuracy`` is good;
     from ``inaccuracy`` on an inaccuracy, from ``mistake`` a mistake, from
     ``blunder`` a blunder. ``docs/review.md`` gives each game's reasons.
+    The values are 0 to 1: the chance of clearing the round (the solitaire) or
+    the expected result for the seat, 1 = first, 0 = last (2 players: the win
+    chance).
     """
 
     inaccuracy: float
@@ -55,23 +58,32 @@ class Thresholds:
         return GOOD
 
 
-#: per game; the value is the chance of clearing the round (``piramides``) or the
-#: expected result for the seat, 1 = first, 0 = last (2 players: the win chance)
-THRESHOLDS: dict[str, Thresholds] = {
-    # a clear is worth a whole new deal: losing a tenth of the chance is a real error
-    "piramides": Thresholds(inaccuracy=0.05, mistake=0.10, blunder=0.25),
-    # a tempo game: one move rarely changes the result by much, unless it hands a win over
-    "pyramideto": Thresholds(inaccuracy=0.06, mistake=0.12, blunder=0.25),
-    # long games of small steps: noisier values, so wider bands
-    "pyramido": Thresholds(inaccuracy=0.07, mistake=0.14, blunder=0.28),
-    "pyramido-treasure": Thresholds(inaccuracy=0.07, mistake=0.14, blunder=0.28),
-}
+#: the bands of a game whose profile has none of its own
 DEFAULT_THRESHOLDS = Thresholds(inaccuracy=0.06, mistake=0.12, blunder=0.25)
 
 
-def thresholds_for(game_id: str) -> Thresholds:
-    """The thresholds of a game (a game without its own gets the default bands)."""
-    return THRESHOLDS.get(game_id, DEFAULT_THRESHOLDS)
+@dataclass(frozen=True)
+class ReviewProfile:
+    """How the review treats one game (``PROFILE`` in ``pyramids.review.profiles.<game>``).
+
+    ``thresholds``: the grading bands. ``iteration_share``: the game's share of
+    a budget's search iterations, so that every game's ``normal`` review of a
+    typical game fits in a minute (a game whose playouts are one ply gets
+    more, one whose playouts run to the end fewer; measured in
+    docs/performance.md). ``lead_scale``: where places alone are too noisy a
+    value of a finished playout, the score lead in points that
+    :func:`pyramids.review.ismcts.review_utility` smooths by (``None``: places).
+    ``by_solver``: the game is reviewed by the solitaire solver, not by search.
+    """
+
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    iteration_share: float = 1.0
+    lead_scale: float | None = None
+    by_solver: bool = False
+
+
+#: the profile of a game without one of its own
+DEFAULT_PROFILE = ReviewProfile()
 
 
 @dataclass(frozen=True)
@@ -96,14 +108,6 @@ BUDGETS: dict[str, Budget] = {
     "quick": Budget(iterations=120, samples=16),
     "normal": Budget(iterations=400, samples=32),
     "deep": Budget(iterations=1500, samples=96),
-}
-#: each game's share of the iterations, so that every game's ``normal`` review of a
-#: typical game fits in a minute: Pyramideto's playouts are one ply (it gets more),
-#: Pyramido's run to the end of the game (fewer). Measured: docs/performance.md
-ITERATION_SHARE: dict[str, float] = {
-    "pyramideto": 3.0,
-    "pyramido": 0.6,
-    "pyramido-treasure": 1.0,
 }
 
 

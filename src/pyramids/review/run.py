@@ -24,15 +24,14 @@ from typing import Any
 
 from pyramids.engine.state import State, check_seat
 from pyramids.review.model import (
-    ITERATION_SHARE,
     Budget,
     Decision,
     Review,
     RoundPossible,
     parse_budget,
-    thresholds_for,
 )
 from pyramids.review.positions import load_record, positions
+from pyramids.review.profiles import profile_for, thresholds_for
 
 MASK64 = (1 << 64) - 1
 
@@ -47,12 +46,12 @@ def decision_seed(seed: int, ply: int) -> int:
 
 def iterations_for(game_id: str, budget: Budget) -> int:
     """Search iterations per decision in ``game_id`` (games with long playouts get fewer)."""
-    return max(1, round(budget.iterations * ITERATION_SHARE.get(game_id, 1.0)))
+    return max(1, round(budget.iterations * profile_for(game_id).iteration_share))
 
 
 def solved_by_solver(game_id: str) -> bool:
     """Whether the game is reviewed by the solitaire solver (else by the tree search)."""
-    return game_id == "piramides"
+    return profile_for(game_id).by_solver
 
 
 @dataclass

@@ -19,9 +19,8 @@ which can wait some seconds longer.
 from __future__ import annotations
 
 import gc
-import importlib
 
-from pyramids.ai.registry import AGENTS
+from pyramids.ai.registry import AGENTS, agent_class, agent_games
 from pyramids.engine.registry import all_games
 from pyramids.server.hints import hint_available
 
@@ -29,9 +28,9 @@ from pyramids.server.hints import hint_available
 def import_everything() -> None:
     """Load every game, agent and hint module now rather than on the first request needing it."""
     all_games()
-    for targets in AGENTS.values():
-        for target in targets.values():
-            importlib.import_module(target.partition(":")[0])
+    for name in AGENTS:
+        for game_id in agent_games(name):
+            agent_class(name, game_id)
     hint_available("piramides")  # loads the solver, when it is installed
 
 

@@ -31,14 +31,11 @@ export function botDescription(agent, level) {
   return "";
 }
 
-/** The opponent a new game offers first: gentle where a perfect memory would be unfair. */
+/** The opponent a new game offers first: the game's own choice (the server marks it). */
 function defaultBot(g) {
-  const prefer = g.id === "pyramido-treasure" ? ["child", "greedy"] : ["greedy", "mcts"];
-  for (const agent of prefer) {
-    const b = g.bots.find((x) => x.agent === agent);
-    if (b) return b.levels.length ? `bot:${agent}:${b.levels[0]}` : `bot:${agent}`;
-  }
-  return g.bots.length ? `bot:${g.bots[0].agent}` : "open";
+  const b = g.bots.find((x) => x.default) || g.bots[0];
+  if (!b) return "open";
+  return b.levels.length ? `bot:${b.agent}:${b.levels[0]}` : `bot:${b.agent}`;
 }
 
 function playersLabel(g) {

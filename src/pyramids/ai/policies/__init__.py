@@ -3,7 +3,8 @@
 Why a registry of its own: MCTS is written once over the engine contract, but
 uniformly random playouts are too weak in some games (a random Pirámides
 player never clears a pyramid, so every playout looks alike). A game can
-register a :class:`GamePolicy` here, in ``pyramids.ai.policies.<game>``;
+have a :class:`GamePolicy` here, as ``POLICY`` in the module named after it
+(``pyramids.ai.policies.pyramido_treasure``, see :mod:`pyramids.engine.faces`);
 games without one get :data:`DEFAULT_POLICY` (uniformly random playouts to the
 end of the game).
 
@@ -14,11 +15,11 @@ from the acting seat's knowledge, never the real game.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from pyramids.engine.faces import face_attribute, face_path
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 
@@ -59,35 +60,17 @@ class GamePolicy:
 
 DEFAULT_POLICY = GamePolicy()
 
-#: game id -> "module:attribute" of its :class:`GamePolicy`. One line per game.
-POLICIES: dict[str, str] = {
-    "piramides": "pyramids.ai.policies.piramides:POLICY",
-    "pyramideto": "pyramids.ai.policies.pyramideto:POLICY",
-    "pyramido": "pyramids.ai.policies.pyramido:POLICY",
-    "pyramido-treasure": "pyramids.ai.policies.pyramido_treasure:POLICY",
-}
-
-_loaded: dict[str, GamePolicy] = {}
-
 
 def get_policy(game_id: str) -> GamePolicy:
-    """The policy registered for ``game_id``, or :data:`DEFAULT_POLICY`."""
-    if game_id in _loaded:
-        return _loaded[game_id]
-    target = POLICIES.get(game_id)
-    if target is None:
-        return DEFAULT_POLICY
-    module_name, _, attr = target.partition(":")
-    policy = getattr(importlib.import_module(module_name), attr)
+    """The ``POLICY`` of ``game_id``'s module here, or :data:`DEFAULT_POLICY` if it has none."""
+    policy = face_attribute(__name__, game_id, "POLICY", DEFAULT_POLICY)
     if not isinstance(policy, GamePolicy):
-        raise TypeError(f"{target} is not a GamePolicy")
-    _loaded[game_id] = policy
+        raise TypeError(f"{face_path(__name__, game_id)}.POLICY is not a GamePolicy")
     return policy
 
 
 __all__ = [
     "DEFAULT_POLICY",
-    "POLICIES",
     "CandidatesFn",
     "EvaluateFn",
     "GamePolicy",

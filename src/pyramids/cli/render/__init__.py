@@ -4,8 +4,11 @@ Everything here draws from a seat's ``view`` only. Why: in hot-seat play the
 screen is seen by whoever sits in front of it, so the terminal must never show
 more than the seat to move may know.
 
-:data:`RENDERERS` maps a game id to the module holding its hooks. The module
-defines ``render(view) -> Rich renderable`` and may define:
+A game's hooks are the module of this package named after it
+(:mod:`pyramids.engine.faces`: ``pyramids.cli.render.pyramido_treasure``); a
+game without one is played with every hook's default (the view pretty-printed,
+moves listed by their notation). The module defines ``render(view) -> Rich
+renderable`` and may define:
 
 * ``board(view)``: the drawing of terminal play when it differs from ``render``
   (the treasure hunt leaves out the news there, because play tells them);
@@ -19,16 +22,16 @@ defines ``render(view) -> Rich renderable`` and may define:
   board's symbols mean: ``[(symbol, meaning)]``) and ``examples(view, moves)``
   (what one may type now, from the legal moves' notation: ``[(text, meaning)]``)
   for the per-game ``help``;
-* ``HAND_OVER = False`` for a game whose seats see the same screen (no secrets,
-  nothing to forget), so hot-seat play does not clear the screen between turns;
 * ``COMMANDS``: the game's own commands of terminal play, a tuple of
   :class:`~pyramids.cli.commands.Command` (name, aliases, arguments, summary
   marked ``N_``, handler), joined to the built-in ones in one table.
+
+Whether hot-seat play clears the screen between turns is the game's own
+:attr:`~pyramids.engine.state.Game.secret_seats`, not a hook.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,14 +41,6 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from pyramids.cli.commands import Command
-
-#: game id -> module with that game's terminal hooks
-RENDERERS: dict[str, str] = {
-    "piramides": "pyramids.cli.render.piramides",
-    "pyramido-treasure": "pyramids.cli.render.pyramido_treasure",
-    "pyramido": "pyramids.cli.render.pyramido",
-    "pyramideto": "pyramids.cli.render.pyramideto",
-}
 
 View = dict[str, Any]
 
@@ -96,10 +91,13 @@ class GameHooks:
 
 def game_hooks(game_id: str) -> GameHooks:
     """The hooks of ``game_id`` (a pretty-printed view if it has no renderer)."""
-    name = RENDERERS.get(game_id)
-    if name is None:
-        return GameHooks()
-    module = importlib.import_module(name)
+    from pyramids.engine.faces import load_face
+    from pyramids.engine.registry import get_game
+
+    hand_over = get_game(game_id).secret_seats
+    module = load_face(__name__, game_id)
+    if module is None:
+        return GameHooks(hand_over=hand_over)
     defaults = GameHooks()
     return GameHooks(
         render=module.render,
@@ -113,5 +111,5 @@ def game_hooks(game_id: str) -> GameHooks:
         goal=getattr(module, "GOAL", ""),
         key=getattr(module, "key", defaults.key),
         examples=getattr(module, "examples", defaults.examples),
-        hand_over=getattr(module, "HAND_OVER", True),
+        hand_over=hand_over,
     )

@@ -411,8 +411,6 @@ COMMANDS = (
         floors_command,
     ),
 )
-#: every seat sees the same table (no hands, nothing to forget): no screen hand-over
-HAND_OVER = False
 
 
 def _floor_told(name: str, fs: dict[str, Any]) -> str:

@@ -311,9 +311,6 @@ def ending(view: dict[str, Any]) -> str:
     return _(text) if text else ""
 
 
-#: a memory game: the scrollback would remember the revealed tokens for the players
-HAND_OVER = True
-
 GOAL = N_(
     "collect the most points of treasure cards. The card drawn names a treasure: slide "
     "pyramids into the gap, one at a time, revealing the token under the spot each one "

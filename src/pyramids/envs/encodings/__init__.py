@@ -1,34 +1,30 @@
-"""Per-game codecs (action ids, observation vectors, pictures) and their registry.
+"""Per-game codecs (action ids, observation vectors, pictures), found by the game's name.
 
-Adding a game to every research adapter means writing one module here with a
-``make_codec(sample_state) -> GameCodec`` function and adding one line to
-:data:`CODECS`. The adapters themselves never look inside a game.
+A game's codec is the module of this package named after it
+(:mod:`pyramids.engine.faces`: ``pyramids.envs.encodings.pyramido_treasure``)
+with a ``make_codec(sample_state) -> GameCodec`` function. A game without one
+gets the generic codec (:mod:`pyramids.envs.encodings.generic`) if it declares
+:meth:`~pyramids.engine.state.Game.max_legal_moves`. The adapters themselves
+never look inside a game.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from pyramids.engine.errors import UnknownGame
-from pyramids.engine.registry import get_game
+from pyramids.engine.faces import face_path, has_face, load_face
+from pyramids.engine.registry import game_ids, get_game
+from pyramids.envs.encodings import generic
 from pyramids.envs.encodings.base import ActionCodec, GameCodec, ObservationCodec
 
-#: game id -> module defining ``make_codec``
-CODECS: dict[str, str] = {
-    "piramides": "pyramids.envs.encodings.piramides",
-    "pyramido": "pyramids.envs.encodings.pyramido",
-    "pyramideto": "pyramids.envs.encodings.pyramideto",
-    "pyramido-treasure": "pyramids.envs.encodings.pyramido_treasure",
-}
-
-__all__ = ["CODECS", "ActionCodec", "GameCodec", "ObservationCodec", "codec_ids", "make_codec"]
+__all__ = ["ActionCodec", "GameCodec", "ObservationCodec", "codec_ids", "make_codec"]
 
 
 def codec_ids() -> list[str]:
-    """Games that have a codec, in registry order."""
-    return list(CODECS)
+    """Games that have a codec of their own (not the generic one), in registry order."""
+    return [g for g in game_ids() if has_face(__name__, g)]
 
 
 def make_codec(
@@ -39,14 +35,17 @@ def make_codec(
     The numbering can depend on both (the layout decides how many positions
     there are), so the codec is derived from a freshly dealt sample game.
     """
-    if game_id not in CODECS:
-        raise UnknownGame(
-            "no research-adapter codec for {game_id}; games with one: {known}",
-            game_id=repr(game_id),
-            known=", ".join(CODECS),
-        )
     game = get_game(game_id)
     sample = game.new(players=players, seed=0, **dict(variant or {}))
-    module = importlib.import_module(CODECS[game_id])
-    codec: GameCodec = module.make_codec(sample)
-    return codec
+    module = load_face(__name__, game_id)
+    if module is not None:
+        codec: GameCodec = module.make_codec(sample)
+        return codec
+    if game.max_legal_moves(sample.players, sample.variant) is None:
+        raise UnknownGame(
+            "no research-adapter codec for {game_id}: write the module {module}, "
+            "or declare max_legal_moves on the game for the generic codec",
+            game_id=repr(game_id),
+            module=face_path(__name__, game_id),
+        )
+    return generic.make_codec(sample)

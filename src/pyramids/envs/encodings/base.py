@@ -151,12 +151,8 @@ class GameCodec:
     actions: ActionCodec
     observations: ObservationCodec
     #: Draws a view as an RGB image (H, W, 3); ``None`` = the generic text raster.
+    #: (Score bounds and game length are the game's: :meth:`Game.score_bounds`.)
     raster: Callable[[View], ImageArray] | None = None
-    #: Bounds of a seat's final score for this variant (OpenSpiel asks for them).
-    min_score: float = -1.0
-    max_score: float = 1.0
-    #: Upper bound on the number of moves of a game (OpenSpiel asks for it).
-    max_game_length: int = 10_000
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameCodec:
         """Codecs are immutable: a deep copy (OpenSpiel clones states so) is the codec itself."""

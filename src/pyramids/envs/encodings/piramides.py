@@ -47,7 +47,6 @@ from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.piramides.cards import JOKER, RANK_CHARS
 from pyramids.games.piramides.game import (
     DRAW,
-    RUN_STEP,
     USE_JOKER,
     PiramidesMove,
     PiramidesState,
@@ -302,7 +301,6 @@ def make_codec(sample: State[Any]) -> GameCodec:
     stock = int(view["stock"])
     jokers = int(view["jokers_left"])
     rounds = int(view["rounds"])
-    per_round_max = RUN_STEP * (positions + jokers) * (positions + jokers + 1) // 2 + 50
     return GameCodec(
         game_id="piramides",
         players=1,
@@ -310,7 +308,4 @@ def make_codec(sample: State[Any]) -> GameCodec:
         actions=PiramidesActions(positions, [c["pos"] for c in view["pyramid"]]),
         observations=PiramidesObservations(positions, stock, jokers, rounds),
         raster=raster,
-        min_score=-float(rounds * (5 * stock + 50 * jokers) + positions),
-        max_score=float(rounds * per_round_max),
-        max_game_length=rounds * (positions + stock + jokers),
     )

@@ -208,9 +208,6 @@ def make_codec(sample: State[Any]) -> GameCodec:
         actions=PyramidetoActions(),
         observations=PyramidetoObservations(sample.players, int(view["hand_size"]), limit),
         raster=raster,
-        min_score=0.0,
-        max_score=float(CARDS),
-        max_game_length=limit if limit else 1_000_000,
     )
 
 

@@ -451,8 +451,4 @@ def make_codec(sample: State[Any]) -> GameCodec:
         actions=PyramidoActions(),
         observations=PyramidoObservations(sample.players),
         raster=raster,
-        min_score=0.0,
-        max_score=1_000.0,
-        # 20 dominoes a player, each at most 4 steps, plus fills and refills
-        max_game_length=sample.players * 20 * 6 + 200,
     )

@@ -342,7 +342,6 @@ def raster(view: View) -> ImageArray:
 
 def make_codec(sample: State[Any]) -> GameCodec:
     """The codec for the player count and variant of ``sample``."""
-    limit = int(sample.variant.get("slide_limit", 0))
     return GameCodec(
         game_id="pyramido-treasure",
         players=sample.players,
@@ -350,8 +349,4 @@ def make_codec(sample: State[Any]) -> GameCodec:
         actions=TreasureActions(sample.players),
         observations=TreasureObservations(sample.players),
         raster=raster,
-        min_score=0.0,
-        max_score=float(TOTAL_POINTS),
-        # each slide is one move; naming and giving add a few per card at most
-        max_game_length=limit + 1_000 if limit else 10_000_000,
     )

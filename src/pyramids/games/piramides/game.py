@@ -187,6 +187,13 @@ def jokers_of(variant: Mapping[str, VariantValue]) -> int:
     return int(variant["jokers_per_round"]) if layout_of(variant) is PYRAMID else 0
 
 
+def _round_size(variant: Mapping[str, VariantValue]) -> tuple[int, int, int, int]:
+    """Positions of the layout, cards of the stock, jokers per round, and rounds."""
+    positions = layout_of(variant).size
+    # one card of the deck starts the waste
+    return positions, DECK_SIZE - positions - 1, jokers_of(variant), rounds_of(variant)
+
+
 class RoundScore(NamedTuple):
     """The score of one round, part by part (shown at the end of a game)."""
 
@@ -776,6 +783,28 @@ class PiramidesGame(Game[PiramidesMove]):
     )
 
     layout = PYRAMID
+    #: the deal is shuffled; the stock order (and covered cards, face down) are unknown
+    chance = True
+    hidden_information = True
+
+    def score_bounds(
+        self, players: int, variant: Mapping[str, VariantValue]
+    ) -> tuple[float, float]:
+        """Every round at worst: the whole stock turned, every joker used, no card played.
+
+        At best: one run through every card and joker (5, 10, 15, ... points)
+        and the clear bonus. Golf's own score stays within both.
+        """
+        positions, stock, jokers, rounds = _round_size(variant)
+        worst = rounds * (STOCK_PENALTY * stock + JOKER_PENALTY * jokers) + positions
+        steps = positions + jokers
+        best = rounds * (RUN_STEP * steps * (steps + 1) // 2 + CLEAR_BONUS)
+        return -float(worst), float(best)
+
+    def max_game_length(self, players: int, variant: Mapping[str, VariantValue]) -> int:
+        """Each round, at most one move per card of the layout, stock card and joker."""
+        positions, stock, jokers, rounds = _round_size(variant)
+        return rounds * (positions + stock + jokers)
 
     def new(
         self,

@@ -590,6 +590,21 @@ class PyramidetoGame(Game[PyramidetoMove]):
         ),
     )
 
+    #: the goal cards are shuffled and dealt; each hand is its seat's secret
+    chance = True
+    hidden_information = True
+
+    def score_bounds(
+        self, players: int, variant: Mapping[str, VariantValue]
+    ) -> tuple[float, float]:
+        """A score counts goal cards: from none to the whole deck."""
+        return 0.0, float(GOAL_COUNT)
+
+    def max_game_length(self, players: int, variant: Mapping[str, VariantValue]) -> int | None:
+        """``turn_limit`` moves, one a turn; with no limit (0) nothing bounds a game."""
+        limit = int(variant["turn_limit"])
+        return limit if limit else None
+
     def make_setup(
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng
     ) -> dict[str, Any]:

@@ -901,6 +901,19 @@ class PyramidoGame(Game[PyramidoMove]):
     max_players = 4
     summary = "Build a four-floor pyramid of dominoes; colour areas seen from above score."
     options = (first_player_option(),)
+    #: the dominoes are shuffled into stacks that nobody sees
+    chance = True
+    hidden_information = True
+
+    def score_bounds(
+        self, players: int, variant: Mapping[str, VariantValue]
+    ) -> tuple[float, float]:
+        """No seat can score below 0; 1,000 is far above any pyramid's top view."""
+        return 0.0, 1_000.0
+
+    def max_game_length(self, players: int, variant: Mapping[str, VariantValue]) -> int:
+        """20 dominoes a player, each at most 4 steps, plus fills and refills."""
+        return players * 20 * 6 + 200
 
     def make_setup(
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng

@@ -1171,6 +1171,23 @@ class TreasureGame(Game[TreasureMove]):
         ),
     )
 
+    #: tokens, colours and decks are shuffled; what lies under a pyramid is unseen
+    chance = True
+    hidden_information = True
+    #: a perfect memory is no fair opponent for people: the forgetful one first
+    opponents = ("child", "greedy")
+
+    def score_bounds(
+        self, players: int, variant: Mapping[str, VariantValue]
+    ) -> tuple[float, float]:
+        """From nothing to every treasure card of the three decks."""
+        return 0.0, float(sum(card_points(c) for deck in DECKS for c in deck))
+
+    def max_game_length(self, players: int, variant: Mapping[str, VariantValue]) -> int | None:
+        """Unbounded unless ``slide_limit``: each slide is a move, naming and giving a few more."""
+        limit = int(variant["slide_limit"])
+        return limit + 1_000 if limit else None
+
     # -- setup --------------------------------------------------------------------
 
     def make_setup(
