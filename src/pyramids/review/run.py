@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.engine.errors import PlayersError
+from pyramids.engine.records import load_record
 from pyramids.engine.state import State
 from pyramids.review.model import (
     ITERATION_SHARE,
@@ -33,7 +34,7 @@ from pyramids.review.model import (
     parse_budget,
     thresholds_for,
 )
-from pyramids.review.positions import load_record, positions
+from pyramids.review.positions import positions
 
 MASK64 = (1 << 64) - 1
 
