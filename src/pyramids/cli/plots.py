@@ -13,12 +13,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyramids.cli.common import _
+
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig, GameResult
     from pyramids.solver.batch import Outcome
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` drawing to files only (the Agg backend), for every ``--plot``.
+
+    One place for the optional import, so that each command that draws says the
+    same, in the player's language, when the extra ``plot`` is not installed:
+    a ``RuntimeError`` with how to install it.
+    """
     try:
         import matplotlib
 
@@ -26,7 +34,7 @@ def _pyplot() -> Any:
         import matplotlib.pyplot as plt
     except ImportError:
         raise RuntimeError(
-            "--plot needs matplotlib: pip install 'pyramids[plot]' (or pip install matplotlib)"
+            _("--plot needs matplotlib: pip install 'pyramids[plot]' (or pip install matplotlib)")
         ) from None
     return plt
 
@@ -54,7 +62,7 @@ def arena_plots(
     out: Path,
 ) -> list[Path]:
     """``ratings.png`` (Elo with its interval per agent) and ``scores.png`` (score spread)."""
-    plt = _pyplot()
+    plt = pyplot()
     out.mkdir(parents=True, exist_ok=True)
     written = []
     names = [s.agent for s in summary]
@@ -109,7 +117,7 @@ def nodes_histogram(outcomes: Sequence[Outcome], path: Path, title: str) -> None
 
     from matplotlib.ticker import FuncFormatter, LogLocator
 
-    plt = _pyplot()
+    plt = pyplot()
     values = [max(o.nodes, 1) for o in outcomes]
     top = max(values, default=1)
     decades = max(1.0, math.log10(top) + 0.1)
