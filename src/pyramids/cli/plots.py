@@ -55,6 +55,14 @@ def _height(rows: int) -> float:
     return 0.55 * rows + 1.6
 
 
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """Lay the figure out, write it as a PNG at one resolution for every chart, free it."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def arena_plots(
     config: ArenaConfig,
     summary: Sequence[AgentSummary],
@@ -87,11 +95,7 @@ def arena_plots(
         ax.set_xlabel("Elo rating (1500 = the mean), bars: 95% bootstrap interval")
         ax.set_title(f"{config.game_id}: ratings over {len(results)} games")
         ax.grid(axis="x", alpha=0.3)
-        fig.tight_layout()
-        path = out / "ratings.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save(plt, fig, out / "ratings.png"))
     per_agent: list[list[int]] = [[] for _ in summary]
     for r in results:
         for seat, a in enumerate(r.seats):
@@ -103,11 +107,7 @@ def arena_plots(
     ax.set_xlabel("score per game (box: middle half, line: median, triangle: mean)")
     ax.set_title(f"{config.game_id}: scores per agent over {len(results)} games")
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    path = out / "scores.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out / "scores.png"))
     return written
 
 
@@ -136,6 +136,4 @@ def nodes_histogram(outcomes: Sequence[Outcome], path: Path, title: str) -> None
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="verdict")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, path)
