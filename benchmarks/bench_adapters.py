@@ -75,10 +75,19 @@ def gym_loop(game_id: str, players: int) -> Callable[[int], int]:
 
 
 def pettingzoo_loop(game_id: str, players: int) -> Callable[[int], int]:
-    import numpy as np
 
     module = importlib.import_module(f"pyramids.envs.{game_id.replace('-', '_')}_v0")
-    env = module.env(players=players)
+    return aec_loop(module.env(players=players))
+
+
+def aec_loop(env: Any) -> Callable[[int], int]:
+    """``loop(deal) -> steps``: one game of random legal actions through a PettingZoo AEC env.
+
+    The one loop of :func:`pettingzoo_loop` and :func:`pettingzoo_floor`, so that
+    the floor measures exactly the machinery our adapter's figure goes through.
+    """
+    import numpy as np
+
     uniform = random.Random(1).random
 
     def loop(deal: int) -> int:
@@ -169,23 +178,7 @@ def pettingzoo_floor(seconds: float = SECONDS) -> float:
                 self.terminations = {"player_0": True}
             self._accumulate_rewards()
 
-    env = wrappers.OrderEnforcingWrapper(Null())
-    uniform = random.Random(1).random
-
-    def loop(_: int) -> int:
-        env.reset()
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(uniform() * len(legal))]))
-            n += 1
-        return n
-
-    return _rate(loop, seconds)
+    return _rate(aec_loop(wrappers.OrderEnforcingWrapper(Null())), seconds)
 
 
 def adapter_overheads(rounds: int = 3) -> None:

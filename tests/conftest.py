@@ -48,3 +48,23 @@ def toygame() -> Iterator[str]:
     if added:
         del registry.GAMES[nim.ID]
         registry._loaded.pop(nim.ID, None)
+
+
+def greedy_piramides_moves(deal: int, **variant: object) -> list[str]:
+    """The moves, in notation, of the greedy player's Pirámides game of ``deal`` to its end.
+
+    What the terminal tests type to play a whole game: the greedy player
+    never gets stuck, and the same deal gives the same keys every time.
+    """
+    import pyramids
+    from pyramids.ai.registry import make_agent
+
+    state = pyramids.new_game("piramides", seed=deal, **variant)
+    agent = make_agent("greedy", "piramides")
+    rng = Rng(1)
+    moves = []
+    while not state.is_over:
+        move = agent.choose(state, rng)
+        moves.append(state.move_to_str(move))
+        state.play(move)
+    return moves

@@ -14,10 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 import pyramids
-from pyramids.ai.registry import make_agent
 from pyramids.cli.main import app
 from pyramids.engine.rng import Rng
-from tests.conftest import play_randomly
+from tests.conftest import greedy_piramides_moves, play_randomly
 
 runner = CliRunner()
 
@@ -77,21 +76,9 @@ def test_play_piramides_session(tmp_path: Path) -> None:
     assert pyramids.replay(record).ply == 1
 
 
-def _greedy_moves(deal: int, **variant: object) -> list[str]:
-    state = pyramids.new_game("piramides", seed=deal, **variant)
-    agent = make_agent("greedy", "piramides")
-    rng = Rng(1)
-    moves = []
-    while not state.is_over:
-        move = agent.choose(state, rng)
-        moves.append(state.move_to_str(move))
-        state.play(move)
-    return moves
-
-
 def test_play_to_the_end_shows_the_breakdown_and_saves(tmp_path: Path) -> None:
     out = tmp_path / "end.json"
-    keys = "\n".join(_greedy_moves(5)) + "\n"
+    keys = "\n".join(greedy_piramides_moves(5)) + "\n"
     result = runner.invoke(
         app, ["play", "piramides", "--deal", "5", "--save", str(out)], input=keys
     )
@@ -105,12 +92,12 @@ def test_the_end_of_game_question_never_takes_a_command_as_a_file_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    keys = "\n".join(_greedy_moves(5, rounds=1)) + "\nmoves\n"
+    keys = "\n".join(greedy_piramides_moves(5, rounds=1)) + "\nmoves\n"
     result = runner.invoke(app, ["play", "piramides", "--deal", "5", "-o", "rounds=1"], input=keys)
     assert result.exit_code == 0, result.output
     assert "Save the record of this game? [y/N]" in result.output
     assert list(tmp_path.iterdir()) == []  # 'moves' was a no, not a file name
-    keys = "\n".join(_greedy_moves(5, rounds=1)) + "\ny\nmine.json\n"
+    keys = "\n".join(greedy_piramides_moves(5, rounds=1)) + "\ny\nmine.json\n"
     result = runner.invoke(app, ["play", "piramides", "--deal", "5", "-o", "rounds=1"], input=keys)
     assert "File name [piramides-5.json]:" in result.output
     assert pyramids.replay(json.loads((tmp_path / "mine.json").read_text())).is_over

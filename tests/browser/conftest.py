@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.client import create
 from tests.server.conftest import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -73,3 +74,105 @@ def shot(page: Any, name: str) -> None:
     """Save a full-page screenshot under test-output/browser/."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+# -- helpers the board and app tests share ------------------------------------------
+
+#: a phone's viewport in CSS px (an iPhone 12-15)
+PHONE = {"width": 390, "height": 844}
+#: the smallest tap target, in CSS px, on each side (WCAG 2.5.5, Apple's guidelines)
+TAP = 44
+#: a room's seats for a human (Ana, seat 0) against the greedy bot
+WITH_A_BOT = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}]
+
+
+def version(page: Any) -> int:
+    """The room version the page has applied (the app writes it on ``#conn``)."""
+    return int(page.get_attribute("#conn", "data-version"))
+
+
+def wait_version_above(page: Any, v: int) -> int:
+    """Wait until the page has applied an event after version ``v``; the new version."""
+    page.wait_for_function(f"() => +document.querySelector('#conn')?.dataset.version > {v}")
+    return version(page)
+
+
+def my_turn(page: Any) -> None:
+    page.wait_for_selector("#turn:text('Your move')")
+
+
+def open_seat(page: Any, web: LiveServer, room: dict[str, Any], ready: str, seat: int = 0) -> None:
+    """Open a seat's link; wait for the board (``ready``, a selector) and its own style sheet.
+
+    Why wait for the sheet: the app links ``boards/<game>.css`` by convention
+    when it draws the board, and every size a test measures depends on it.
+    """
+    page.goto(f"{web.url}{room['seats'][seat]['link']}")
+    page.wait_for_selector(ready)
+    page.wait_for_function(
+        "() => [...document.styleSheets]"
+        f".some(s => (s.href || '').endsWith('/boards/{room['game']}.css'))"
+    )
+
+
+def open_room(page: Any, web: LiveServer, game: str, ready: str, seed: int) -> dict[str, Any]:
+    """A room of ``game`` for Ana and the greedy bot, opened at Ana's seat on her move."""
+    room = create(web.url, game=game, seed=seed, seats=WITH_A_BOT)
+    open_seat(page, web, room, ready)
+    my_turn(page)
+    return room
+
+
+def ensure_keys(page: Any) -> None:
+    """Keyboard control of the board: the app's BoardKeys, or one made here if it has none."""
+    page.evaluate(
+        """async () => {
+            const b = document.getElementById('board');
+            if (b.querySelector('[data-act][tabindex="0"]')) return;
+            const { BoardKeys } = await import('/static/focus.js');
+            b._testKeys ||= new BoardKeys(b, {});
+            b._testKeys.refresh();
+        }"""
+    )
+
+
+def small_targets(
+    page: Any, selector: str = "#board [data-act]", *, drawn: bool = True
+) -> list[str]:
+    """Elements matching ``selector`` whose box is under :data:`TAP` px on a side, described.
+
+    A checkbox is tapped through its label, so the label's box counts.
+    ``drawn=False`` passes over elements with no box at all (a closed menu's
+    items, a hidden form): a page selector catches those. On a board every
+    ``[data-act]`` is drawn, and one without a box is reported too.
+    """
+    found: list[str] = page.eval_on_selector_all(
+        selector,
+        """(nodes, [tap, drawn]) => nodes.map(n => {
+            const r = (n.type === "checkbox" && n.closest("label") || n).getBoundingClientRect();
+            if (!drawn && (r.width === 0 || r.height === 0)) return null;
+            if (r.width >= tap && r.height >= tap) return null;
+            const name = n.dataset.act ?? `${n.tagName.toLowerCase()}#${n.id}.${n.className} `
+                + n.textContent.trim().slice(0, 30);
+            return `${name} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`;
+        }).filter(Boolean)""",
+        [TAP, drawn],
+    )
+    return found
+
+
+def axe_problems(page: Any, root: str = "#board") -> list[str]:
+    """Serious or critical axe-core findings inside ``root`` (axe-playwright-python's copy)."""
+    import axe_playwright_python
+
+    # evaluated, not added as a script tag: the page's CSP forbids inline scripts
+    source = Path(axe_playwright_python.__file__).with_name("axe.min.js")
+    page.evaluate(source.read_text(encoding="utf-8"))
+    found: list[str] = page.evaluate(
+        f"""async () => {{
+            const r = await axe.run(document.querySelector('{root}'), {{resultTypes: ['violations']}});
+            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+        }}"""
+    )
+    return found

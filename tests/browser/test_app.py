@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, shot, small_targets
 from tests.server.client import HTTP, create, move
 from tests.server.conftest import LiveServer
 
@@ -15,28 +15,12 @@ if not CHROMIUM.exists():
 
 pytestmark = pytest.mark.timeout(120)
 
-PHONE = {"width": 390, "height": 844}
-
 
 def phone_page(browser: Any) -> Any:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page
-
-
-def small_targets(page: Any, selector: str) -> list[str]:
-    """Visible elements matching ``selector`` whose box is under 44x44 CSS px."""
-    found: list[str] = page.eval_on_selector_all(
-        selector,
-        """nodes => nodes.filter(n => {
-            // a checkbox is tapped through its label: the label is the target
-            const r = (n.type === "checkbox" && n.closest("label") || n).getBoundingClientRect();
-            return r.width > 0 && r.height > 0 && (r.width < 43.5 || r.height < 43.5);
-        }).map(n => `${n.tagName.toLowerCase()}#${n.id}.${n.className} `
-                    + n.textContent.trim().slice(0, 30))""",
-    )
-    return found
 
 
 def overflow(page: Any) -> int:
@@ -84,7 +68,7 @@ def test_choosing_a_game_on_a_phone_brings_its_form_into_view(
         " return r.top >= -1 && r.top < innerHeight / 2; }"
     )
     assert overflow(page) <= PHONE["width"]
-    assert not small_targets(page, "button, select, input, a[href]")
+    assert not small_targets(page, "button, select, input, a[href]", drawn=False)
     shot(page, "lobby-phone")
     page.context.close()
 
@@ -138,7 +122,7 @@ def test_summary_dialog_fits_a_phone(browser: Any, web: LiveServer) -> None:
     box = page.eval_on_selector("dialog#summary", "d => d.getBoundingClientRect().right")
     assert box <= PHONE["width"]
     assert overflow(page) <= PHONE["width"]
-    assert not small_targets(page, "dialog#summary button, dialog#summary a.button")
+    assert not small_targets(page, "dialog#summary button, dialog#summary a.button", drawn=False)
     shot(page, "summary-phone")
     page.context.close()
 

@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.browser.conftest import (
+    CHROMIUM,
+    NO_CHROMIUM,
+    PHONE,
+    ensure_keys,
+    open_seat,
+    shot,
+    small_targets,
+    version,
+    wait_version_above,
+)
 from tests.server.client import create, state, wait_over
 from tests.server.conftest import LiveServer
 
@@ -17,42 +27,11 @@ if not CHROMIUM.exists():
 
 pytestmark = pytest.mark.timeout(120)
 
-PHONE = {"width": 390, "height": 844}
-
-
-def open_seat(page: Any, web: LiveServer, room: dict[str, Any], seat: int = 0) -> None:
-    page.goto(f"{web.url}{room['seats'][seat]['link']}")
-    page.wait_for_selector("svg.piramides")
-    # the board loads its own style sheet: wait for it, the sizes depend on it
-    page.wait_for_function(
-        "() => [...document.styleSheets].some(s => (s.href || '').endsWith('/boards/piramides.css'))"
-    )
+BOARD = "svg.piramides"
 
 
 def solo(web: LiveServer, seed: int = 4242, **variant: Any) -> dict[str, Any]:
     return create(web.url, game="piramides", seed=seed, seats=[{"kind": "human"}], variant=variant)
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("#conn", "data-version"))
-
-
-def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(f"() => +document.querySelector('#conn')?.dataset.version > {v}")
-    return version(page)
-
-
-def ensure_keys(page: Any) -> None:
-    """Keyboard control of the board: the app's BoardKeys, or one made here if it has none."""
-    page.evaluate(
-        """async () => {
-            const b = document.getElementById('board');
-            if (b.querySelector('[data-act][tabindex="0"]')) return;
-            const { BoardKeys } = await import('/static/focus.js');
-            b._testKeys ||= new BoardKeys(b, {});
-            b._testKeys.refresh();
-        }"""
-    )
 
 
 def active_act(page: Any) -> str | None:
@@ -64,7 +43,7 @@ def test_places_are_named_as_the_notation_and_only_legal_things_act(
     page: Any, web: LiveServer
 ) -> None:
     room = solo(web)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     legal = state(web.url, room["room"], room["seats"][0]["token"])["legal"]
     # row letters beside the rows, every card labelled with its notation name
     coords = page.eval_on_selector_all(
@@ -96,7 +75,7 @@ def test_places_are_named_as_the_notation_and_only_legal_things_act(
 
 def test_a_move_by_keyboard_flies_to_the_waste_and_stays_marked(page: Any, web: LiveServer) -> None:
     room = solo(web, seed=77)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     ensure_keys(page)
     page.focus("#board [data-act][tabindex='0']")
     first = active_act(page)
@@ -131,17 +110,11 @@ def test_phone_layouts_fit_and_every_target_is_finger_sized(
     page = context.new_page()
     try:
         room = solo(web, seed=5, layout=layout)
-        open_seat(page, web, room)
+        open_seat(page, web, room, BOARD)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page scrolls sideways ({width}px)"
-        boxes = page.eval_on_selector_all(
-            "[data-act]",
-            "ns => ns.map(n => { const r = n.getBoundingClientRect();"
-            " return [n.dataset.act, r.width, r.height]; })",
-        )
-        assert boxes
-        for act, w, h in boxes:
-            assert w >= 44 and h >= 44, f"{act} is {w:.0f}x{h:.0f} px on a phone"
+        assert page.locator("[data-act]").count()
+        assert not small_targets(page, "[data-act]")
         coords = page.eval_on_selector_all(
             "svg.piramides text.coord", "ts => ts.map(t => t.textContent)"
         )
@@ -156,7 +129,7 @@ def test_phone_layouts_fit_and_every_target_is_finger_sized(
 
 def test_explain_tells_plays_draws_and_how_a_round_ends(page: Any, web: LiveServer) -> None:
     room = solo(web, seed=11)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     lines = page.evaluate(
         """async () => {
             const b = await import('/static/boards/piramides.js');

@@ -8,7 +8,19 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.browser.conftest import (
+    CHROMIUM,
+    NO_CHROMIUM,
+    PHONE,
+    WITH_A_BOT,
+    ensure_keys,
+    my_turn,
+    open_seat,
+    shot,
+    small_targets,
+    version,
+    wait_version_above,
+)
 from tests.server.client import create, state
 from tests.server.conftest import LiveServer
 
@@ -17,7 +29,7 @@ if not CHROMIUM.exists():
 
 pytestmark = pytest.mark.timeout(120)
 
-PHONE = {"width": 390, "height": 844}
+BOARD = ".pyramideto-board .pt-chip"
 ARROWS = ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"]
 OPPOSITE = dict(zip(ARROWS, ARROWS[2:] + ARROWS[:2], strict=True))
 
@@ -27,41 +39,7 @@ def room_with_a_bot(web: LiveServer, seed: int = 3) -> dict[str, Any]:
         web.url,
         game="pyramideto",
         seed=seed,
-        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}],
-    )
-
-
-def open_seat(page: Any, web: LiveServer, room: dict[str, Any], seat: int = 0) -> None:
-    page.goto(f"{web.url}{room['seats'][seat]['link']}")
-    page.wait_for_selector(".pyramideto-board .pt-chip")
-    page.wait_for_function(
-        "() => [...document.styleSheets].some(s => (s.href || '').endsWith('/boards/pyramideto.css'))"
-    )
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("#conn", "data-version"))
-
-
-def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(f"() => +document.querySelector('#conn')?.dataset.version > {v}")
-    return version(page)
-
-
-def my_turn(page: Any) -> None:
-    page.wait_for_selector("#turn:text('Your move')")
-
-
-def ensure_keys(page: Any) -> None:
-    """Keyboard control of the board: the app's BoardKeys, or one made here if it has none."""
-    page.evaluate(
-        """async () => {
-            const b = document.getElementById('board');
-            if (b.querySelector('[data-act][tabindex="0"]')) return;
-            const { BoardKeys } = await import('/static/focus.js');
-            b._testKeys ||= new BoardKeys(b, {});
-            b._testKeys.refresh();
-        }"""
+        seats=WITH_A_BOT,
     )
 
 
@@ -99,7 +77,7 @@ def test_nesting_pyramids_with_their_pieces_named_as_the_notation(
     page: Any, web: LiveServer
 ) -> None:
     room = room_with_a_bot(web)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     my_turn(page)
     snap = state(web.url, room["room"], room["seats"][0]["token"])
     legal, stacks = snap["legal"], snap["view"]["stacks"]
@@ -156,7 +134,7 @@ def test_a_move_by_keyboard_only_is_accepted_and_marked_at_both_ends(
     page: Any, web: LiveServer
 ) -> None:
     room = room_with_a_bot(web, seed=8)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     my_turn(page)
     ensure_keys(page)
     page.focus("#board [data-act][tabindex='0']")
@@ -202,20 +180,15 @@ def test_phone_layout_fits_and_pieces_and_targets_are_finger_sized(
     page = context.new_page()
     try:
         room = room_with_a_bot(web, seed=5)
-        open_seat(page, web, room)
+        open_seat(page, web, room, BOARD)
         my_turn(page)
 
         def check(what: str) -> None:
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the page scrolls sideways ({width}px) {what}"
-            boxes = page.eval_on_selector_all(
-                "[data-act]",
-                "ns => ns.map(n => { const r = n.getBoundingClientRect();"
-                " return [n.dataset.act, r.width, r.height]; })",
-            )
-            assert boxes
-            for act, w, h in boxes:
-                assert w >= 44 and h >= 44, f"{act} is {w:.0f}x{h:.0f} px on a phone {what}"
+            assert page.locator("[data-act]").count()
+            small = small_targets(page, "[data-act]")
+            assert not small, f"under 44 px on a phone {what}: {small}"
 
         check("at the start")
         shot(page, "pyramideto-phone")
@@ -230,7 +203,7 @@ def test_phone_layout_fits_and_pieces_and_targets_are_finger_sized(
 
 def test_explain_tells_moves_exchanges_goals_and_the_winner(page: Any, web: LiveServer) -> None:
     room = room_with_a_bot(web, seed=2)
-    open_seat(page, web, room)
+    open_seat(page, web, room, BOARD)
     lines = page.evaluate(
         """async () => {
             const b = await import('/static/boards/pyramideto.js');

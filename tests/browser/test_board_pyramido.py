@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
-from tests.server.client import create
+from tests.browser.conftest import (
+    CHROMIUM,
+    NO_CHROMIUM,
+    axe_problems,
+    open_room,
+    shot,
+    small_targets,
+    version,
+    wait_version_above,
+)
 from tests.server.conftest import LiveServer
 
 if not CHROMIUM.exists():
@@ -18,6 +25,7 @@ if not CHROMIUM.exists():
 pytestmark = pytest.mark.timeout(180)
 
 CSS = "/static/boards/pyramido.css"
+BOARD = ".pyramido-board svg.market"
 HEX = {
     "red": "#d94c3d",
     "yellow": "#f0c419",
@@ -26,50 +34,6 @@ HEX = {
     "purple": "#8e5cc2",
     "orange": "#f08a24",
 }
-
-
-def open_room(page: Any, web: LiveServer, seed: int = 5) -> None:
-    room = create(
-        web.url,
-        game="pyramido",
-        seed=seed,
-        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}],
-    )
-    token = room["seats"][0]["token"]
-    page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
-    page.wait_for_selector(".pyramido-board svg.market")
-    # the app links the board's own style sheet by convention (boards/<game>.css)
-    assert page.evaluate(f"!!document.querySelector('link[href=\"{CSS}\"]')")
-    page.wait_for_selector("#turn:text('Your move')")
-
-
-def axe_problems(page: Any, root: str = "#board") -> list[str]:
-    """Serious or critical axe-core findings inside the board (axe-playwright-python's copy)."""
-    import axe_playwright_python
-
-    # evaluated, not added as a script tag: the page's CSP forbids inline scripts
-    source = Path(axe_playwright_python.__file__).with_name("axe.min.js")
-    page.evaluate(source.read_text(encoding="utf-8"))
-    found: list[str] = page.evaluate(
-        f"""async () => {{
-            const r = await axe.run(document.querySelector('{root}'), {{resultTypes: ['violations']}});
-            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
-        }}"""
-    )
-    return found
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("#conn", "data-version"))
-
-
-def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(
-        f"() => document.querySelector('#conn')"
-        f" && +document.querySelector('#conn').dataset.version > {v}"
-    )
-    return version(page)
 
 
 def legal(page: Any) -> list[str]:
@@ -85,16 +49,6 @@ def focused(page: Any) -> dict[str, Any]:
         " return {act: a?.dataset?.act ?? null, cls: a?.getAttribute('class') ?? ''}; }"
     )
     return info
-
-
-def small_targets(page: Any) -> list[str]:
-    bad: list[str] = page.evaluate(
-        """() => [...document.querySelectorAll('#board [data-act]')].map(n => {
-            const r = n.getBoundingClientRect();
-            return r.width < 44 || r.height < 44 ? `${n.dataset.act} ${r.width.toFixed(1)}x${r.height.toFixed(1)}` : null;
-        }).filter(Boolean)"""
-    )
-    return bad
 
 
 def finish_turn(page: Any) -> None:
@@ -115,7 +69,7 @@ def finish_turn(page: Any) -> None:
 
 
 def test_cells_are_named_and_a_domino_is_placed_by_keyboard(page: Any, web: LiveServer) -> None:
-    open_room(page, web)
+    open_room(page, web, "pyramido", BOARD, seed=5)
     moves = [m.split() for m in legal(page) if m.startswith("q")]
     assert moves, "no placement among the legal moves"
     # every slot and cell a placement names is a place on the board, with its label drawn
@@ -182,7 +136,7 @@ def test_cells_are_named_and_a_domino_is_placed_by_keyboard(page: Any, web: Live
 
 
 def test_a_floor_tab_does_not_block_playing(page: Any, web: LiveServer) -> None:
-    open_room(page, web, seed=11)
+    open_room(page, web, "pyramido", BOARD, seed=11)
     page.click(".floor-tabs button:has-text('Floor 1')")
     page.wait_for_selector(".floor-tabs button.chosen:has-text('Floor 1')")
     before = version(page)
@@ -207,7 +161,7 @@ def test_phone_sized_board(browser: Any, web: LiveServer) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        open_room(page, web, seed=8)
+        open_room(page, web, "pyramido", BOARD, seed=8)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert not small_targets(page)
         # with a domino chosen, every cell that can take block A is big enough too

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
-from tests.server.client import create
+from tests.browser.conftest import (
+    CHROMIUM,
+    NO_CHROMIUM,
+    axe_problems,
+    open_room,
+    shot,
+    small_targets,
+    version,
+    wait_version_above,
+)
 from tests.server.conftest import LiveServer
 
 if not CHROMIUM.exists():
@@ -18,64 +25,11 @@ if not CHROMIUM.exists():
 pytestmark = pytest.mark.timeout(180)
 
 CSS = "/static/boards/pyramido-treasure.css"
-
-
-def open_room(page: Any, web: LiveServer, seed: int = 3) -> None:
-    room = create(
-        web.url,
-        game="pyramido-treasure",
-        seed=seed,
-        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}],
-    )
-    token = room["seats"][0]["token"]
-    page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
-    page.wait_for_selector(".treasure-board svg.treasure")
-    # the app links the board's own style sheet by convention (boards/<game>.css)
-    assert page.evaluate(f"!!document.querySelector('link[href=\"{CSS}\"]')")
-    page.wait_for_selector("#turn:text('Your move')")
-
-
-def axe_problems(page: Any, root: str = "#board") -> list[str]:
-    """Serious or critical axe-core findings inside the board (axe-playwright-python's copy)."""
-    import axe_playwright_python
-
-    # evaluated, not added as a script tag: the page's CSP forbids inline scripts
-    source = Path(axe_playwright_python.__file__).with_name("axe.min.js")
-    page.evaluate(source.read_text(encoding="utf-8"))
-    found: list[str] = page.evaluate(
-        f"""async () => {{
-            const r = await axe.run(document.querySelector('{root}'), {{resultTypes: ['violations']}});
-            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
-        }}"""
-    )
-    return found
-
-
-def version(page: Any) -> int:
-    return int(page.get_attribute("#conn", "data-version"))
-
-
-def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(
-        f"() => document.querySelector('#conn')"
-        f" && +document.querySelector('#conn').dataset.version > {v}"
-    )
-    return version(page)
-
-
-def small_targets(page: Any, root: str = "#board") -> list[str]:
-    bad: list[str] = page.evaluate(
-        f"""() => [...document.querySelectorAll('{root} [data-act]')].map(n => {{
-            const r = n.getBoundingClientRect();
-            return r.width < 44 || r.height < 44 ? `${{n.dataset.act}} ${{r.width.toFixed(1)}}x${{r.height.toFixed(1)}}` : null;
-        }}).filter(Boolean)"""
-    )
-    return bad
+BOARD = ".treasure-board svg.treasure"
 
 
 def test_spots_are_named_and_a_pyramid_slides_by_keyboard(page: Any, web: LiveServer) -> None:
-    open_room(page, web)
+    open_room(page, web, "pyramido-treasure", BOARD, seed=3)
     legal = page.eval_on_selector_all("button.move[data-move]", "bs => bs.map(b => b.dataset.move)")
     slides = [m for m in legal if "=" in m or len(m) == 2]
     assert slides
@@ -113,7 +67,7 @@ def test_phone_sized_box(browser: Any, web: LiveServer) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        open_room(page, web, seed=4)
+        open_room(page, web, "pyramido-treasure", BOARD, seed=4)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert not small_targets(page)
         spot = page.evaluate(

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, my_turn, shot, version, wait_version_above
 from tests.server.client import create, wait_over
 from tests.server.conftest import LiveServer
 
@@ -17,25 +17,9 @@ if not CHROMIUM.exists():
 pytestmark = pytest.mark.timeout(120)
 
 
-def version(page: Any) -> int:
-    return int(page.get_attribute("#conn", "data-version"))
-
-
-def wait_version_above(page: Any, v: int) -> int:
-    page.wait_for_function(
-        f"() => document.querySelector('#conn')"
-        f" && +document.querySelector('#conn').dataset.version > {v}"
-    )
-    return version(page)
-
-
 def start(page: Any, web: LiveServer, game: str) -> None:
     page.goto(f"{web.url}/")
     page.click(f"[data-game='{game}']")
-
-
-def my_turn(page: Any) -> None:
-    page.wait_for_selector("#turn:text('Your move')")
 
 
 def test_piramides_play_by_click_and_keyboard_reload_undo_and_finish(

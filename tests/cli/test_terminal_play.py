@@ -21,6 +21,7 @@ from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.i18n import translator
 from tests.cli.terminal import Terminal
+from tests.conftest import greedy_piramides_moves
 
 Start = Callable[..., Terminal]
 
@@ -88,22 +89,10 @@ def test_a_piramides_session_with_every_command(terminal: Start, tmp_path: Path)
     assert pyramids.replay(record).ply == 2
 
 
-def _greedy_to_the_end(deal: int) -> list[str]:
-    state = pyramids.new_game("piramides", seed=deal, rounds=1)
-    agent = make_agent("greedy", "piramides")
-    rng = Rng(1)
-    moves = []
-    while not state.is_over:
-        move = agent.choose(state, rng)
-        moves.append(state.move_to_str(move))
-        state.play(move)
-    return moves
-
-
 def test_a_piramides_game_to_its_end_tells_the_round_and_asks_y_n(
     terminal: Start, tmp_path: Path
 ) -> None:
-    moves = _greedy_to_the_end(5)
+    moves = greedy_piramides_moves(5, rounds=1)
     t = terminal("play", "piramides", "--deal", "5", "-o", "rounds=1")
     for move in moves:
         t.prompt()

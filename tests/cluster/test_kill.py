@@ -22,7 +22,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from pyramids.server.storage import events_table, rooms_table
 from tests.cluster.clients import Watcher
 from tests.cluster.conftest import new_database
 from tests.cluster.services import RedisServer, distinct_ports
+from tests.server.forks import Zygote, sigkill
 from tests.server.postgres import Cluster
 
 KILLS = 10
@@ -60,14 +60,7 @@ class Fleet:
         self.ports = distinct_ports(INSTANCES)
         self.pids: list[int | None] = [None] * INSTANCES
         self.procs: list[subprocess.Popen[bytes]] = []
-        root = Path(__file__).resolve().parents[2]
-        self.zygote = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("zygote.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(root)},
-        )
+        self.zygote = Zygote(Path(__file__).with_name("zygote.py"))
 
     def url(self, k: int) -> str:
         return f"http://127.0.0.1:{self.ports[k]}"
@@ -96,31 +89,15 @@ class Fleet:
 
     def restart(self, k: int) -> None:
         """A forked instance on the same port (the address comes back, as a restarted pod's)."""
-        assert self.zygote.stdin is not None and self.zygote.stdout is not None
-        self.zygote.stdin.write(
-            f"start {self.ports[k]} {self.database_url} {self.broker_url} {BOT_DELAY} {BOT_LEASE}\n"
+        self.pids[k] = self.zygote.start(
+            self.ports[k], self.database_url, self.broker_url, BOT_DELAY, BOT_LEASE
         )
-        self.zygote.stdin.flush()
-        self.pids[k] = int(self.zygote.stdout.readline())
 
     def kill(self, k: int) -> None:
         pid = self.pids[k]
         assert pid is not None
-        os.kill(pid, signal.SIGKILL)
+        sigkill(pid, self.procs)
         self.pids[k] = None
-        for proc in self.procs:
-            if proc.pid == pid:
-                proc.wait(timeout=10)
-                return
-        deadline = time.monotonic() + 10  # a zygote child: gone once it is a zombie or reaped
-        while time.monotonic() < deadline:
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
-                        return
-            except OSError:
-                return
-            time.sleep(0.01)
 
     def close(self) -> None:
         for pid in self.pids:
@@ -141,9 +118,7 @@ class Fleet:
             if pid is not None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-        if self.zygote.stdin is not None:
-            self.zygote.stdin.close()
-        self.zygote.wait(timeout=10)
+        self.zygote.close()
 
 
 @dataclass

@@ -11,48 +11,24 @@ Protocol on stdin/stdout, one line each:
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
-
-import uvicorn
+from typing import Any
 
 from pyramids.server.app import create_app
 from pyramids.server.limits import RateLimits
+from tests.server.forks import serve_forks
 
 
-def main() -> None:
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # killed children are reaped by the kernel
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] != "start" or len(words) != 6:
-            print("error", flush=True)
-            continue
-        port, database_url, broker_url = int(words[1]), words[2], words[3]
-        bot_delay, bot_lease = float(words[4]), float(words[5])
-        pid = os.fork()
-        if pid == 0:
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            sys.stdin.close()
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 1)
-            if os.environ.get("PYRAMIDS_ZYGOTE_LOG") is None:
-                os.dup2(devnull, 2)
-            app = create_app(
-                database_url,
-                bot_delay=bot_delay,
-                rate_limits=RateLimits.off(),
-                broker_url=broker_url,
-                bot_lease=bot_lease,
-            )
-            uvicorn.run(
-                app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False
-            )
-            os._exit(0)
-        print(pid, flush=True)
+def app(words: list[str]) -> Any:
+    """One instance: on the shared database and broker, rate limits off (one client address)."""
+    database_url, broker_url, bot_delay, bot_lease = words
+    return create_app(
+        database_url,
+        bot_delay=float(bot_delay),
+        rate_limits=RateLimits.off(),
+        broker_url=broker_url,
+        bot_lease=float(bot_lease),
+    )
 
 
 if __name__ == "__main__":
-    main()
+    serve_forks(4, app)

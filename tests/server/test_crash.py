@@ -15,8 +15,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ import pytest
 import pyramids
 from pyramids.engine.state import State
 from pyramids.server.launch import free_port, serve_command, wait_until_serving
+from tests.server.forks import Zygote, sigkill
 
 KILLS = 20
 GAMES = 4
@@ -58,14 +57,7 @@ class Launcher:
         self.db = db
         self._procs: list[subprocess.Popen[bytes]] = []
         self._pids: list[int] = []
-        root = Path(__file__).resolve().parents[2]
-        self.zygote = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("zygote.py"))],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(root)},
-        )
+        self.zygote = Zygote(Path(__file__).with_name("zygote.py"))
 
     def start(self, real_command: bool) -> tuple[int, str]:
         """A new server; returns its pid and base URL once it answers."""
@@ -79,10 +71,7 @@ class Launcher:
             pid = proc.pid
             self._procs.append(proc)
         else:
-            assert self.zygote.stdin is not None and self.zygote.stdout is not None
-            self.zygote.stdin.write(f"start {port} {self.db}\n")
-            self.zygote.stdin.flush()
-            pid = int(self.zygote.stdout.readline())
+            pid = self.zygote.start(port, self.db)
         self._pids.append(pid)
         url = f"http://127.0.0.1:{port}"
         assert wait_until_serving(url, timeout=30.0), "the server did not start"
@@ -90,22 +79,8 @@ class Launcher:
 
     def kill(self, pid: int) -> None:
         """SIGKILL the server and reap it."""
-        os.kill(pid, signal.SIGKILL)
+        sigkill(pid, self._procs)
         self._pids.remove(pid)
-        for proc in self._procs:
-            if proc.pid == pid:
-                proc.wait(timeout=10)
-                return
-        # a forked child of the zygote: it reaps nothing, so wait until it is gone
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with open(f"/proc/{pid}/stat") as f:
-                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
-                        return
-            except OSError:
-                return
-            time.sleep(0.01)
 
     def close(self) -> None:
         """Stop the launcher and the server still running after a failure, if any.
@@ -118,9 +93,7 @@ class Launcher:
                 os.kill(pid, signal.SIGKILL)
         for proc in self._procs:
             proc.wait(timeout=10)
-        if self.zygote.stdin is not None:
-            self.zygote.stdin.close()
-        self.zygote.wait(timeout=10)
+        self.zygote.close()
 
 
 def verify(client: httpx.Client, url: str, game: Tracked) -> None:

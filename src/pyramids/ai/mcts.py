@@ -39,7 +39,7 @@ from __future__ import annotations
 import atexit
 import math
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -90,14 +90,14 @@ class SearchParams:
     playouts: str = "policy"
 
 
-class _Node:
+class Node:
     """A tree node: the move into it was chosen by ``player``."""
 
     __slots__ = ("avail", "children", "n", "order", "player", "w")
 
     def __init__(self, player: int) -> None:
         self.player = player
-        self.children: dict[Hashable, _Node] = {}
+        self.children: dict[Hashable, Node] = {}
         self.n = 0
         self.w = 0.0
         self.avail = 1
@@ -149,29 +149,41 @@ def _random_move(state: State[Any], rng: Rng) -> Hashable:
     return move
 
 
-def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dict[Any, int]:
-    """Grow one tree from ``state`` for ``seat``; the root's visit count per move.
+#: what a search credits each seat with at the end of a playout (one utility a seat)
+Valuation = Callable[[State[Any]], list[float]]
+#: one iteration below a node: walk down a guess, grow a child, play out, back up
+Iteration = Callable[[State[Any], Node, Rng], list[float]]
 
-    A module-level function so that worker processes can run it.
+
+def iteration(
+    params: SearchParams, policy: GamePolicy, value: Valuation | None = None
+) -> Iteration:
+    """The tree step of the search, bound once to its parameters and the game's policy.
+
+    The returned function takes a determinized state ``d`` standing at
+    ``node`` and the random stream: it walks down (UCB1 with availability
+    counts, shortlist and widening), grows one child, plays the game out with
+    the policy, and credits every node on the path, ``node`` included, with
+    the utility of the seat that chose its move; it returns every seat's
+    utility. Utilities are :func:`utilities` with ``params.margin`` unless
+    ``value`` says otherwise.
+
+    Why a factory: the search's hot loop reads its tables from locals bound
+    once, and the review (:mod:`pyramids.review.ismcts`) needs this very
+    step below root moves it holds itself, so there is one loop to tune.
     """
-    policy = DEFAULT_POLICY if params.playouts == "random" else get_policy(params.game_id)
     playout = policy.playout or _random_move
+    playout_first = policy.playout is not None
     limit = policy.playout_limit
     candidates = policy.candidates
-    rng = Rng(seed)
-    root = _Node(seat)
     c = params.c
     margin = params.margin
     widen_above = params.widen_above
-    deadline = None if params.seconds is None else time.perf_counter() + params.seconds
-    done = 0
-    while params.iterations is None or done < params.iterations:
-        if deadline is not None and done and time.perf_counter() >= deadline:
-            break
-        done += 1
-        d = state.determinize(seat, rng)
-        node = root
-        path = [root]
+    widen_k = params.widen_k
+    widen_alpha = params.widen_alpha
+
+    def iterate(d: State[Any], node: Node, rng: Rng) -> list[float]:
+        path = [node]
         while not d.is_over:
             moves = d.legal_moves()
             children = node.children
@@ -187,10 +199,10 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
                     moves = shortlist
                     ranked = True
             if len(moves) > widen_above:
-                width = max(1, int(params.widen_k * (node.n + 1) ** params.widen_alpha))
+                width = max(1, int(widen_k * (node.n + 1) ** widen_alpha))
             else:
                 width = len(moves)
-            best: _Node | None = None
+            best: Node | None = None
             best_move: Hashable = None
             expand = False
             if len(children) < width:
@@ -199,7 +211,7 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
                     expand = best_move is not None
                 # the playout policy's choice first: where widening keeps only a
                 # few children, the obvious move must be among them
-                elif policy.playout is not None and not children:
+                elif playout_first and not children:
                     best_move = playout(d, rng)
                     expand = True
                 else:
@@ -214,16 +226,16 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
                     if child is None:
                         continue
                     child.avail += 1
-                    value = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
-                    if value > best_value:
-                        best_value, best, best_move = value, child, m
+                    score = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                    if score > best_value:
+                        best_value, best, best_move = score, child, m
                 if best is None:  # no child is legal in this guess: grow one anyway
                     best_move = moves[rng.below(len(moves))]
             mover = d.current_player
             assert mover is not None
             d.play(best_move)
             if best is None:
-                best = children[best_move] = _Node(mover)
+                best = children[best_move] = Node(mover)
                 path.append(best)
                 break
             node = best
@@ -232,10 +244,31 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
         while not d.is_over and (limit is None or plies < limit):
             d.play(playout(d, rng))
             plies += 1
-        u = utilities(d, policy, margin)
+        u = utilities(d, policy, margin) if value is None else value(d)
         for visited in path:
             visited.n += 1
             visited.w += u[visited.player]
+        return u
+
+    return iterate
+
+
+def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dict[Any, int]:
+    """Grow one tree from ``state`` for ``seat``; the root's visit count per move.
+
+    A module-level function so that worker processes can run it.
+    """
+    policy = DEFAULT_POLICY if params.playouts == "random" else get_policy(params.game_id)
+    iterate = iteration(params, policy)
+    rng = Rng(seed)
+    root = Node(seat)
+    deadline = None if params.seconds is None else time.perf_counter() + params.seconds
+    done = 0
+    while params.iterations is None or done < params.iterations:
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        done += 1
+        iterate(state.determinize(seat, rng), root, rng)
     return {m: child.n for m, child in root.children.items()}
 
 

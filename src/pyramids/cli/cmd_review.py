@@ -174,18 +174,13 @@ def possible_lines(result: Review) -> list[str]:
 def plot_review(result: Review, out: Path) -> None:
     """A PNG of each reviewed seat's value over the game, flagged moves marked.
 
-    matplotlib is the optional extra ``plot``, imported only here; without it
-    the command stops with how to install it.
+    matplotlib is the optional extra ``plot``, imported only when drawing
+    (:func:`pyramids.cli.plots.pyplot`); without it the command stops with
+    how to install it.
     """
-    try:
-        import matplotlib
+    from pyramids.cli.plots import pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise RuntimeError(
-            _("--plot needs matplotlib: pip install 'pyramids[plot]' (or pip install matplotlib)")
-        ) from None
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 4.2), dpi=110)
     for seat in result.seats:
         mine = result.for_seat(seat)

@@ -13,12 +13,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyramids.cli.common import _
+
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig, GameResult
     from pyramids.solver.batch import Outcome
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` drawing to files only (the Agg backend), for every ``--plot``.
+
+    One place for the optional import, so that each command that draws says the
+    same, in the player's language, when the extra ``plot`` is not installed:
+    a ``RuntimeError`` with how to install it.
+    """
     try:
         import matplotlib
 
@@ -26,7 +34,7 @@ def _pyplot() -> Any:
         import matplotlib.pyplot as plt
     except ImportError:
         raise RuntimeError(
-            "--plot needs matplotlib: pip install 'pyramids[plot]' (or pip install matplotlib)"
+            _("--plot needs matplotlib: pip install 'pyramids[plot]' (or pip install matplotlib)")
         ) from None
     return plt
 
@@ -47,6 +55,14 @@ def _height(rows: int) -> float:
     return 0.55 * rows + 1.6
 
 
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """Lay the figure out, write it as a PNG at one resolution for every chart, free it."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def arena_plots(
     config: ArenaConfig,
     summary: Sequence[AgentSummary],
@@ -54,7 +70,7 @@ def arena_plots(
     out: Path,
 ) -> list[Path]:
     """``ratings.png`` (Elo with its interval per agent) and ``scores.png`` (score spread)."""
-    plt = _pyplot()
+    plt = pyplot()
     out.mkdir(parents=True, exist_ok=True)
     written = []
     names = [s.agent for s in summary]
@@ -79,11 +95,7 @@ def arena_plots(
         ax.set_xlabel("Elo rating (1500 = the mean), bars: 95% bootstrap interval")
         ax.set_title(f"{config.game_id}: ratings over {len(results)} games")
         ax.grid(axis="x", alpha=0.3)
-        fig.tight_layout()
-        path = out / "ratings.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save(plt, fig, out / "ratings.png"))
     per_agent: list[list[int]] = [[] for _ in summary]
     for r in results:
         for seat, a in enumerate(r.seats):
@@ -95,11 +107,7 @@ def arena_plots(
     ax.set_xlabel("score per game (box: middle half, line: median, triangle: mean)")
     ax.set_title(f"{config.game_id}: scores per agent over {len(results)} games")
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    path = out / "scores.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out / "scores.png"))
     return written
 
 
@@ -109,7 +117,7 @@ def nodes_histogram(outcomes: Sequence[Outcome], path: Path, title: str) -> None
 
     from matplotlib.ticker import FuncFormatter, LogLocator
 
-    plt = _pyplot()
+    plt = pyplot()
     values = [max(o.nodes, 1) for o in outcomes]
     top = max(values, default=1)
     decades = max(1.0, math.log10(top) + 0.1)
@@ -128,6 +136,4 @@ def nodes_histogram(outcomes: Sequence[Outcome], path: Path, title: str) -> None
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="verdict")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, path)

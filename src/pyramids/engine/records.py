@@ -75,14 +75,13 @@ def _need(record: Mapping[str, Any], field: str, kind: type | tuple[type, ...]) 
     return value
 
 
-def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True) -> State[Any]:
-    """Rebuild a game from a record, re-validating every move.
+def load_record(record: Mapping[str, Any] | str | Path) -> dict[str, Any]:
+    """The record as a dict, read from a path or parsed from JSON text; nothing checked yet.
 
-    ``record`` is the parsed JSON, a JSON string, or a path to a file. Returns
-    the final state. Raises :class:`RecordError` naming the field or move.
+    What :func:`replay` does first, apart so that a face that needs the
+    record itself (the review walks through every position) reads it the same
+    way and fails with the same :class:`RecordError`.
     """
-    from pyramids.engine.registry import get_game
-
     if isinstance(record, Path):
         try:
             record = record.read_text(encoding="utf-8")
@@ -99,6 +98,18 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
             ) from None
     if not isinstance(record, Mapping):
         raise RecordError("record", "must be a JSON object")
+    return dict(record)
+
+
+def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True) -> State[Any]:
+    """Rebuild a game from a record, re-validating every move.
+
+    ``record`` is the parsed JSON, a JSON string, or a path to a file. Returns
+    the final state. Raises :class:`RecordError` naming the field or move.
+    """
+    from pyramids.engine.registry import get_game
+
+    record = load_record(record)
     if record.get("format") != FORMAT:
         raise RecordError("format", "must be '{format}'", format=FORMAT)
     fv = _need(record, "format_version", int)

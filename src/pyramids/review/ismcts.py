@@ -17,10 +17,11 @@ not have:
   cards, so the difference between them (the loss) is measured directly
   (:func:`evaluate`).
 
-Why a separate function rather than an option of ``ai.mcts.search``: that loop
-is the hot path of every ``mcts`` player and is tuned on its own, and none of
-the three changes above belongs in a move-chooser; the loop below the root is
-the same algorithm, written again here (``ai.mcts`` is not changed).
+Why the root is held here and not in ``ai.mcts.search``: none of the three
+changes above belongs in a move-chooser, whose loop is the hot path of every
+``mcts`` player. Below the root the review calls that search's own tree step
+(:func:`pyramids.ai.mcts.iteration`), so there is one loop to tune and the
+review cannot drift from what the players know.
 
 Every iteration starts from ``state.determinize(seat, rng)``, and the real
 state is asked for nothing else (the root moves are the seat's own legal
@@ -35,7 +36,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pyramids.ai.mcts import utilities
+from pyramids.ai.mcts import Node, SearchParams, iteration, utilities
 from pyramids.ai.policies import GamePolicy, get_policy
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
@@ -99,20 +100,6 @@ class MoveValue:
         self.pairs += 1
         self.diff += delta
         self.diff_squares += delta * delta
-
-
-class _Node:
-    """A node below the root: the move into it was chosen by ``player``."""
-
-    __slots__ = ("avail", "children", "n", "order", "player", "w")
-
-    def __init__(self, player: int) -> None:
-        self.player = player
-        self.children: dict[Hashable, _Node] = {}
-        self.n = 0
-        self.w = 0.0
-        self.avail = 1
-        self.order: list[Any] | None = None
 
 
 def review_utility(state: State[Any], policy: GamePolicy, seat: int, scale: float | None) -> float:
@@ -179,94 +166,33 @@ def evaluate(
     """
     policy = get_policy(state.game.id)
     scale = profile_for(state.game.id).lead_scale
-    playout = policy.playout
-    limit = policy.playout_limit
-    candidates = policy.candidates
+    params = SearchParams(
+        iterations=iterations,
+        seconds=None,
+        c=EXPLORATION,
+        margin=0.0,
+        widen_above=WIDEN_ABOVE,
+        widen_k=WIDEN_K,
+        widen_alpha=WIDEN_ALPHA,
+        game_id=state.game.id,
+    )
+
+    def by_lead(d: State[Any]) -> list[float]:
+        return [review_utility(d, policy, p, scale) for p in range(d.players)]
+
+    # below the root, the players' own search step
+    step = iteration(params, policy, None if scale is None else by_lead)
     rng = Rng(seed)
     stats = {m: MoveValue() for m in moves}
-    roots = {m: _Node(seat) for m in moves}
+    roots = {m: Node(seat) for m in moves}
     avail = dict.fromkeys(moves, 0)
-
-    def random_move(d: State[Any], r: Rng) -> Hashable:
-        legal = d.legal_moves()
-        m: Hashable = legal[r.below(len(legal))]
-        return m
-
-    play_out = playout or random_move
 
     def iterate(d: State[Any], first: Hashable, r: Rng) -> float:
         """One iteration from guess ``d`` through root move ``first``: the seat's utility."""
         d.play(first)
-        node = roots[first]
-        path = [node]
-        while not d.is_over:
-            legal_moves = d.legal_moves()
-            children = node.children
-            ranked = False
-            if candidates is not None and len(legal_moves) > 1:
-                order = node.order
-                if order is None:
-                    order = node.order = candidates(d, legal_moves)
-                allowed = set(legal_moves)
-                shortlist = [m for m in order if m in allowed]
-                if shortlist:
-                    legal_moves = shortlist
-                    ranked = True
-            if len(legal_moves) > WIDEN_ABOVE:
-                width = max(1, int(WIDEN_K * (node.n + 1) ** WIDEN_ALPHA))
-            else:
-                width = len(legal_moves)
-            best: _Node | None = None
-            best_move: Hashable = None
-            expand = False
-            if len(children) < width:
-                if ranked:
-                    best_move = next((m for m in legal_moves if m not in children), None)
-                    expand = best_move is not None
-                elif playout is not None and not children:
-                    best_move = playout(d, r)
-                    expand = True
-                else:
-                    untried = [m for m in legal_moves if m not in children]
-                    if untried:
-                        best_move = untried[r.below(len(untried))]
-                        expand = True
-            if not expand:
-                best_value = -math.inf
-                for m in legal_moves:
-                    child = children.get(m)
-                    if child is None:
-                        continue
-                    child.avail += 1
-                    value = child.w / child.n + EXPLORATION * math.sqrt(
-                        math.log(child.avail) / child.n
-                    )
-                    if value > best_value:
-                        best_value, best, best_move = value, child, m
-                if best is None:
-                    best_move = legal_moves[r.below(len(legal_moves))]
-            mover = d.current_player
-            assert mover is not None
-            d.play(best_move)
-            if best is None:
-                best = children[best_move] = _Node(mover)
-                path.append(best)
-                break
-            node = best
-            path.append(best)
-        plies = 0
-        while not d.is_over and (limit is None or plies < limit):
-            d.play(play_out(d, r))
-            plies += 1
-        if scale is None:
-            u = utilities(d, policy, 0.0)
-        else:
-            u = [review_utility(d, policy, p, scale) for p in range(d.players)]
-        for visited in path:
-            visited.n += 1
-            visited.w += u[visited.player]
-        stats[first].add(u[seat])
-        return u[seat]
+        u = step(d, roots[first], r)[seat]
+        stats[first].add(u)
+        return u
 
     def guess() -> tuple[State[Any], list[Hashable]]:
         d = state.determinize(seat, rng)

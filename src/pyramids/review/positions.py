@@ -11,35 +11,11 @@ search replaces that stream through ``determinize`` anyway.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from pyramids.engine.errors import RecordError
 from pyramids.engine.records import replay
 from pyramids.engine.state import State
-
-
-def load_record(record: Mapping[str, Any] | str | Path) -> dict[str, Any]:
-    """The record as a dict (a path or JSON text is read); :class:`RecordError` if it is not one."""
-    if isinstance(record, Path):
-        try:
-            record = record.read_text(encoding="utf-8")
-        except OSError as e:
-            raise RecordError(
-                "file", "cannot read {path}: {reason}", path=str(record), reason=str(e.strerror)
-            ) from None
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except json.JSONDecodeError as e:
-            raise RecordError(
-                "json", "not valid JSON ({reason} at line {line})", reason=e.msg, line=e.lineno
-            ) from None
-    if not isinstance(record, Mapping):
-        raise RecordError("record", "must be a JSON object")
-    return dict(record)
 
 
 def positions(record: Mapping[str, Any]) -> list[State[Any]]:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pyramids.engine.records import load_record
 from pyramids.engine.state import State, check_seat
 from pyramids.review.model import (
     Budget,
@@ -30,7 +31,7 @@ from pyramids.review.model import (
     RoundPossible,
     parse_budget,
 )
-from pyramids.review.positions import load_record, positions
+from pyramids.review.positions import positions
 from pyramids.review.profiles import profile_for, thresholds_for
 
 MASK64 = (1 << 64) - 1

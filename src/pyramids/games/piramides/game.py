@@ -12,7 +12,8 @@ its own classic score (see ``docs/rules/golf.md``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from pyramids.engine import names
@@ -20,6 +21,7 @@ from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State, _check_names
 from pyramids.engine.variant import Option, VariantValue
+from pyramids.games.lazy import LazySetup, plain_setup
 from pyramids.games.piramides.cards import (
     CARD_BY_NAME,
     CARD_NAMES,
@@ -127,45 +129,27 @@ def _fit_table(cards: Sequence[int], follow: tuple[int, ...], full: int) -> tupl
     return (*[by_rank[a] | by_rank[b] for a, b in _NEIGHBOURS[follow]], full)
 
 
-class _LazyDeals(Mapping[str, Any]):
+def _lazy_deals(dealt: tuple[tuple[int, ...], ...], rng: Rng, rounds: int) -> LazySetup:
     """The setup ``{"deals": [...]}`` of a game whose later rounds are not shuffled yet.
 
     Why: most games end in their first round, yet the setup names every
     round's deal. Shuffling four more decks and writing 260 card names for
     each new game (and for every guess of a search) was most of a random
-    game's time. This mapping holds the rounds dealt so far and a copy of the
+    game's time. The setup holds the rounds dealt so far and a copy of the
     stream at the next round; the deals are shuffled and named only when
     someone reads the setup (a record, a replay), and then they are exactly
     the deals the state itself will shuffle from that same stream when it
-    reaches those rounds.
+    reaches those rounds. (A ``partial``, not a closure: states are pickled.)
     """
+    return LazySetup(partial(_all_deals, dealt, rng, rounds))
 
-    __slots__ = ("_dealt", "_rng", "_rounds", "_value")
 
-    def __init__(self, dealt: tuple[tuple[int, ...], ...], rng: Rng, rounds: int) -> None:
-        self._dealt = dealt
-        self._rng = rng
-        self._rounds = rounds
-        self._value: dict[str, Any] | None = None
-
-    def materialize(self) -> dict[str, Any]:
-        """The setup as a plain dict (built once)."""
-        if self._value is None:
-            rng = self._rng.copy()
-            deals = [*self._dealt]
-            while len(deals) < self._rounds:
-                deals.append(tuple(shuffled_deck(rng)))
-            self._value = {"deals": [[CARD_NAMES[c] for c in d] for d in deals]}
-        return self._value
-
-    def __getitem__(self, key: str) -> Any:
-        return self.materialize()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.materialize())
-
-    def __len__(self) -> int:
-        return 1
+def _all_deals(dealt: tuple[tuple[int, ...], ...], rng: Rng, rounds: int) -> dict[str, Any]:
+    stream = rng.copy()
+    deals = [*dealt]
+    while len(deals) < rounds:
+        deals.append(tuple(shuffled_deck(stream)))
+    return {"deals": [[CARD_NAMES[c] for c in d] for d in deals]}
 
 
 #: options added with the layouts, and their defaults (see ``view``)
@@ -247,7 +231,7 @@ class PiramidesState(State[PiramidesMove]):
 
     layout: Layout
     #: the deals of the rounds reached so far (later ones are shuffled from the
-    #: state's stream when reached: see :class:`_LazyDeals`)
+    #: state's stream when reached: see :func:`_lazy_deals`)
     _deals: tuple[tuple[int, ...], ...]
     #: rounds in the game (``len(_deals)`` once every round is dealt)
     _rounds: int
@@ -517,8 +501,7 @@ class PiramidesState(State[PiramidesMove]):
 
     def setup(self) -> Mapping[str, Any]:
         """The explicit setup, every round's deal named (later rounds shuffled now if need be)."""
-        setup = self._setup
-        return setup.materialize() if isinstance(setup, _LazyDeals) else setup
+        return plain_setup(self._setup)
 
     def round_scores(self) -> list[RoundScore]:
         """Every round played so far, part by part (the current one last, if unfinished)."""
@@ -725,7 +708,7 @@ class PiramidesState(State[PiramidesMove]):
         other._stock = stock = (*self._stock[:stock_pos], *rest)
         deal = (*other._cards, self._deals[self._round][n], *stock)
         other._deals = (*self._deals[: self._round], deal)
-        other._setup = _LazyDeals(other._deals, other._rng.copy(), self._rounds)
+        other._setup = _lazy_deals(other._deals, other._rng.copy(), self._rounds)
         other.seed = None
         return other
 
@@ -818,7 +801,7 @@ class PiramidesGame(Game[PiramidesMove]):
         The same game as :meth:`Game.new` gives (the deals of a seed are
         forever, and :meth:`PiramidesState.setup` names all of them): a later
         round is shuffled from the same stream when the game reaches it, and
-        the setup when a record asks for it (:class:`_LazyDeals`). Why: most
+        the setup when a record asks for it (:func:`_lazy_deals`). Why: most
         games end in their first round, and shuffling every round up front was
         most of the cost of a new game.
         """
@@ -828,7 +811,7 @@ class PiramidesGame(Game[PiramidesMove]):
         options = self.resolve_variant(variant)
         rng = Rng(seed)
         first = (tuple(shuffled_deck(rng)),)
-        state = self._initial(_LazyDeals(first, rng.copy(), rounds_of(options)), first, options)
+        state = self._initial(_lazy_deals(first, rng.copy(), rounds_of(options)), first, options)
         state._rng = rng
         state.seed = seed
         state.names = _check_names(names, players)

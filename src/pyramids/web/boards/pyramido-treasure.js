@@ -8,7 +8,8 @@
 // (`sacred-dog`), cards by `treasure/points` (`mummy/2`), players `p1`..`p5`.
 
 import { el, add, svg } from "../util.js";
-import { actionable, BoardKeys } from "../focus.js";
+import { actionable } from "../focus.js";
+import { boardUi } from "./ui-state.js";
 import { t, tn, name, number } from "../i18n.js";
 
 const S = 64; // one spot
@@ -68,33 +69,8 @@ function boxName(r, c, rotation) {
 
 // -- state kept between redraws ---------------------------------------------------------------
 
-const fallback = new WeakMap();
-
-function uiOf(root, ctx) {
-  if (ctx.ui) return ctx.ui;
-  if (!fallback.has(root)) fallback.set(root, {});
-  return fallback.get(root);
-}
-
-function redraw(root, ctx) {
-  if (ctx.redraw) { ctx.redraw(); return; }
-  root.replaceChildren();
-  render(root, ctx);
-}
-
-/** Until the app owns a BoardKeys per board, the board brings its own. */
-function ownKeys(root, ctx) {
-  if (ctx.ui) return;
-  let keys = root.__trKeys;
-  if (!keys) {
-    keys = new BoardKeys(root, { onEscape: () => { const c = root.__trCtx; if (c && cancel(c)) redraw(root, c); } });
-    root.__trKeys = keys;
-    root.addEventListener("focusin", () => { root.__trFocus = true; });
-    root.addEventListener("focusout", (e) => { if (e.relatedTarget && !root.contains(e.relatedTarget)) root.__trFocus = false; });
-  }
-  root.__trCtx = ctx;
-  keys.refresh({ focus: !!root.__trFocus });
-}
+// render and cancel are this module's own (function declarations, so already defined here)
+const { begin, redraw, ownKeys } = boardUi({ render, cancel });
 
 // -- pieces -------------------------------------------------------------------------------------
 
@@ -206,18 +182,8 @@ export function cancel(ctx) {
 }
 
 export function render(root, ctx) {
-  const ui = uiOf(root, ctx);
-  ctx.__ui = ui;
-  const v = ctx.view;
-  if (ui.view !== v) {
-    const newPly = ui.ply !== v.ply;
-    if (newPly) { ui.named = []; ui.opponent = null; ui.treasure = null; }
-    ui.animate = newPly && ui.view !== undefined;
-    ui.ply = v.ply;
-    ui.view = v;
-  } else {
-    ui.animate = false;
-  }
+  const { ui, newPly } = begin(root, ctx);
+  if (newPly) { ui.named = []; ui.opponent = null; ui.treasure = null; }
   ui.named ||= [];
   draw(root, ctx, ui);
   ownKeys(root, ctx);

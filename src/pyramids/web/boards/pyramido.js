@@ -10,7 +10,8 @@
 // stacks by number `1`-`4` (as `refill 2` names them), card sides by colour letter `R`..`O`, and `pass`.
 
 import { el, add, svg } from "../util.js";
-import { actionable, BoardKeys } from "../focus.js";
+import { actionable } from "../focus.js";
+import { boardUi } from "./ui-state.js";
 import { t, tn, name, number } from "../i18n.js";
 
 const Q = 24; // one quarter of a block, in SVG units
@@ -35,33 +36,8 @@ function cellPos(label) {
 
 // -- state kept between redraws ---------------------------------------------------------------
 
-const fallback = new WeakMap(); // root -> ui, while the app does not hand us ctx.ui
-
-function uiOf(root, ctx) {
-  if (ctx.ui) return ctx.ui;
-  if (!fallback.has(root)) fallback.set(root, {});
-  return fallback.get(root);
-}
-
-function redraw(root, ctx) {
-  if (ctx.redraw) { ctx.redraw(); return; }
-  root.replaceChildren();
-  render(root, ctx);
-}
-
-/** Until the app owns a BoardKeys per board, the board brings its own (arrows, Enter, Escape). */
-function ownKeys(root, ctx) {
-  if (ctx.ui) return;
-  let keys = root.__pyrKeys;
-  if (!keys) {
-    keys = new BoardKeys(root, { onEscape: () => { const c = root.__pyrCtx; if (c && cancel(c)) redraw(root, c); } });
-    root.__pyrKeys = keys;
-    root.addEventListener("focusin", () => { root.__pyrFocus = true; });
-    root.addEventListener("focusout", (e) => { if (e.relatedTarget && !root.contains(e.relatedTarget)) root.__pyrFocus = false; });
-  }
-  root.__pyrCtx = ctx;
-  keys.refresh({ focus: !!root.__pyrFocus });
-}
+// render and cancel are this module's own (function declarations, so already defined here)
+const { begin, redraw, ownKeys } = boardUi({ render, cancel });
 
 // -- drawing pieces -----------------------------------------------------------------------------
 
@@ -288,20 +264,12 @@ export function cancel(ctx) {
 }
 
 export function render(root, ctx) {
-  const ui = uiOf(root, ctx);
-  ctx.__ui = ui;
-  const v = ctx.view;
-  if (ui.view !== v) {
+  const { ui, fresh, newPly } = begin(root, ctx);
+  if (fresh) {
     // a new message (a move, or an error with the state again): start the choice again
-    const newPly = ui.ply !== v.ply;
     ui.first = null;
     if (newPly) { ui.slot = null; ui.colour = null; }
     if (newPly && ctx.interactive) ui.floor = null; // the player acts on the top view
-    ui.animate = newPly && ui.view !== undefined;
-    ui.ply = v.ply;
-    ui.view = v;
-  } else {
-    ui.animate = false;
   }
   if (ui.floor === undefined) ui.floor = null;
   draw(root, ctx, ui);
