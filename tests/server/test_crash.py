@@ -15,6 +15,7 @@ import os
 import random
 import signal
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,10 +174,15 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_move(tmp_path: Path) ->
             before = sum(g.acked for g in games)
 
             async def play_then_kill(
-                url: str = url, live: list[Tracked] = live, pid: int = pid
+                url: str = url, live: list[Tracked] = live, pid: int = pid, before: int = before
             ) -> None:
                 tasks = [asyncio.create_task(drive(url, g, rng)) for g in live]
-                await asyncio.sleep(rng.uniform(0.05, 0.4))
+                # the kill comes at a random moment once the clients are playing: on a
+                # loaded machine their connections may take longer than any fixed delay
+                deadline = time.monotonic() + 20
+                while sum(g.acked for g in games) - before < 10 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(rng.uniform(0.0, 0.35))
                 launcher.kill(pid)
                 await asyncio.gather(*tasks)
 
