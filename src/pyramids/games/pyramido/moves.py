@@ -113,11 +113,13 @@ def is_well_formed(move: object) -> bool:
     Each step has exactly one value, so that equal steps are equal moves (search keys
     nodes by them); whether it is *legal* is for the rules.
     """
-    if type(move) is not PyramidoMove or not all(type(x) is int for x in move[1:]):
+    if type(move) is not PyramidoMove:
         return False
-    kind = move.kind
+    kind, a, b, c = move  # the storage itself, whatever the kind
+    if type(a) is not int or type(b) is not int or type(c) is not int:
+        return False
     if kind in (MARK, REFILL):
-        return move[2] == -1 and move[3] == -1
+        return b == -1 and c == -1
     if kind == PASS:
         return move == PASS_MOVE
     return True

@@ -15,6 +15,7 @@ box coordinates (``box``, ``index``). ``limit`` bounds ``recent`` and ``news``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyramids.games.pyramido_treasure.board import (
@@ -77,10 +78,7 @@ def full_view(
             "rows": rows,
             "cols": cols,
             "board": board_rows(state),
-            "visible": {
-                **spot_info(state, state._empty),
-                "token": _token_name(state, state._empty),
-            },
+            "visible": spot_token(VIEW_NAME[rot], state._tokens, state._empty),
             "revealed": revealed_spots(state, reveals.last),
             "fields": fields_view(state),
             "phase": PHASE_NAMES[state._phase],
@@ -93,23 +91,17 @@ def full_view(
             "eliminated": [state.is_out(p) for p in range(state.players)],
             "slides": state._slides,
             "news": news_since(state, reveals.since, limit),
-            "recent": [
-                {**spot_info(state, s), "token": _token_name(state, s), "player": who}
-                for _, s, who in reveals.recent
-            ],
+            "recent": recent_reveals(state, reveals.recent),
             "end": state._end or None,
         }
     )
     return header
 
 
-def spot_info(state: TreasureState, s: int) -> dict[str, Any]:
-    """A spot named as seen now (``spot``) and in the box's frame (``box``, ``index``)."""
-    return {"spot": VIEW_NAME[state._rot][s], "box": INTERNAL_NAMES[s], "index": s}
-
-
-def _token_name(state: TreasureState, s: int) -> str:
-    return TOKEN_NAMES[state._tokens[s]]
+def spot_token(names: Sequence[str], tokens: Sequence[int], s: int) -> dict[str, Any]:
+    """Spot ``s`` named as seen now (``spot``, from ``names``) and in the box's frame
+    (``box``, ``index``), and its token."""
+    return {"spot": names[s], "box": INTERNAL_NAMES[s], "index": s, "token": TOKEN_NAMES[tokens[s]]}
 
 
 def board_rows(state: TreasureState) -> list[str]:
@@ -168,12 +160,25 @@ def news_since(state: TreasureState, since: int, limit: int) -> list[dict[str, A
 
 def revealed_spots(state: TreasureState, last: dict[int, list[int]]) -> list[dict[str, Any]]:
     """Every spot ever revealed, in box order: its token, last ply and times revealed."""
+    names, tokens = VIEW_NAME[state._rot], state._tokens
     out = []
     for s in sorted(last):
-        ply, times = last[s]
-        out.append(
-            {**spot_info(state, s), "token": _token_name(state, s), "ply": ply, "times": times}
-        )
+        entry = spot_token(names, tokens, s)
+        entry["ply"], entry["times"] = last[s]
+        out.append(entry)
+    return out
+
+
+def recent_reveals(
+    state: TreasureState, recent: list[tuple[int, int, int]]
+) -> list[dict[str, Any]]:
+    """The reveals new to the viewer, oldest first: spot, token and the seat that slid."""
+    names, tokens = VIEW_NAME[state._rot], state._tokens
+    out = []
+    for _, s, who in recent:
+        entry = spot_token(names, tokens, s)
+        entry["player"] = who
+        out.append(entry)
     return out
 
 
