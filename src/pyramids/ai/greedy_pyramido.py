@@ -50,10 +50,10 @@ def rank_placements(
     dead: dict[tuple[int, int], int] = {}
     level_of: list[int] = []
     for m in moves:
-        key = (m.b, m.c) if m.b < m.c else (m.c, m.b)
+        key = (m.cell_a, m.cell_b) if m.cell_a < m.cell_b else (m.cell_b, m.cell_a)
         d = dead.get(key)
         if d is None:
-            d = dead[key] = state.dead_cells(p, (1 << m.b) | (1 << m.c))
+            d = dead[key] = state.dead_cells(p, (1 << m.cell_a) | (1 << m.cell_b))
         level_of.append(d)
     out: list[PyramidoMove] = []
     for level in sorted(set(level_of)):
@@ -61,7 +61,7 @@ def rank_placements(
         for k, m in enumerate(moves):
             if level_of[k] == level:
                 after = _after(state, m)
-                growth = after.area_jewels(p, m.b) + after.area_jewels(p, m.c)
+                growth = after.area_jewels(p, m.cell_a) + after.area_jewels(p, m.cell_b)
                 scored.append((-_best_gem_score(after, p), -growth, k))
         scored.sort()
         out.extend(moves[k] for _, _, k in scored)
@@ -110,15 +110,17 @@ class GreedyPyramido(Agent):
     ) -> PyramidoMove:
         dead: dict[tuple[int, int], int] = {}
         for m in moves:
-            key = (min(m.b, m.c), max(m.b, m.c))
+            key = (min(m.cell_a, m.cell_b), max(m.cell_a, m.cell_b))
             if key not in dead:
-                dead[key] = state.dead_cells(p, (1 << m.b) | (1 << m.c))
+                dead[key] = state.dead_cells(p, (1 << m.cell_a) | (1 << m.cell_b))
         fewest = min(dead.values())
-        safe = [m for m in moves if dead[(min(m.b, m.c), max(m.b, m.c))] == fewest]
+        safe = [
+            m for m in moves if dead[(min(m.cell_a, m.cell_b), max(m.cell_a, m.cell_b))] == fewest
+        ]
 
         def value(m: PyramidoMove) -> tuple[int, int]:
             after = _after(state, m)
-            growth = after.area_jewels(p, m.b) + after.area_jewels(p, m.c)
+            growth = after.area_jewels(p, m.cell_a) + after.area_jewels(p, m.cell_b)
             return (_best_gem_score(after, p), growth)
 
         return self._best(safe, value, rng)

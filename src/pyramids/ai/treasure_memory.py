@@ -34,11 +34,13 @@ from pyramids.games.pyramido_treasure.board import (
     SPOTS,
     distance,
 )
+from pyramids.games.pyramido_treasure.moves import TreasureMove
 from pyramids.games.pyramido_treasure.treasures import (
     CARD_BY_NAME,
     N_TREASURES,
     TOKEN_BY_NAME,
     card_points,
+    card_treasure,
     parse_treasure,
 )
 
@@ -195,14 +197,14 @@ class TreasureMemoryAgent(Agent):
             got = [_treasure(n) for n in event["revealed"]]
             return [t for t in named if t not in got] or named
         if phase == "mirage":
-            return [CARD_BY_NAME[event["card"]] >> 2]
+            return [card_treasure(CARD_BY_NAME[event["card"]])]
         if phase == "poker":
             return [_treasure(event["treasure"])]
         # gift: a treasure the others hold, the more holders the better
         counts = [0] * N_TREASURES
         for p, hand in enumerate(view["hands"]):
             if p != seat and not view["eliminated"][p]:
-                for t in {CARD_BY_NAME[c] >> 2 for c in hand}:
+                for t in {card_treasure(CARD_BY_NAME[c]) for c in hand}:
                     counts[t] += 1
         best = max(counts)
         return [t for t in range(N_TREASURES) if counts[t] == best]
@@ -212,7 +214,12 @@ class TreasureMemoryAgent(Agent):
         return [1.0 + cost * max(0.0, belief.any[s] - belief.of(wanted, s)) for s in range(SPOTS)]
 
     def _slide(
-        self, moves: list[Any], view: dict[str, Any], belief: Belief, wanted: list[int], rng: Rng
+        self,
+        moves: list[TreasureMove],
+        view: dict[str, Any],
+        belief: Belief,
+        wanted: list[int],
+        rng: Rng,
     ) -> Hashable:
         empty = view["visible"]["index"]
         costs = self._step_costs(belief, wanted)
@@ -228,7 +235,7 @@ class TreasureMemoryAgent(Agent):
         targets = [s for s in likely if reach[s] <= cheapest + 1e-9]
         target = targets[rng.below(len(targets))]
         to_target = costs_to(target, costs)
-        by_spot = {m.a: m for m in moves}
+        by_spot = {m.spot: m for m in moves}
         scored = [(costs[n] + to_target[n], n) for n in NEIGHBOURS[empty] if n in by_spot]
         best = min(c for c, _ in scored)
         options = [n for c, n in scored if c <= best + 1e-9]
@@ -240,25 +247,25 @@ class TreasureMemoryAgent(Agent):
         return sum(belief.chance[t][s] * distance(empty, s) for s in range(SPOTS))
 
     def _name_two(
-        self, moves: list[Any], view: dict[str, Any], belief: Belief, rng: Rng
+        self, moves: list[TreasureMove], view: dict[str, Any], belief: Belief, rng: Rng
     ) -> Hashable:
         ease = {t: self._expected_distance(view, belief, t) for t in range(N_TREASURES)}
-        scored = [(ease[m.a] + ease[m.b], rng.random(), m) for m in moves]
+        scored = [(ease[m.treasure_a] + ease[m.treasure_b], rng.random(), m) for m in moves]
         move: Hashable = min(scored)[2]
         return move
 
     def _name_poker(
-        self, moves: list[Any], view: dict[str, Any], belief: Belief, rng: Rng
+        self, moves: list[TreasureMove], view: dict[str, Any], belief: Belief, rng: Rng
     ) -> Hashable:
         scores = view["scores"]
         hard = {t: self._expected_distance(view, belief, t) for t in range(N_TREASURES)}
-        scored = [(-scores[m.a], -hard[m.b], rng.random(), m) for m in moves]
+        scored = [(-scores[m.opponent], -hard[m.treasure], rng.random(), m) for m in moves]
         move: Hashable = min(scored)[3]
         return move
 
-    def _give(self, moves: list[Any], view: dict[str, Any], rng: Rng) -> Hashable:
+    def _give(self, moves: list[TreasureMove], view: dict[str, Any], rng: Rng) -> Hashable:
         scores = view["scores"]
-        scored = [(card_points(m.a), scores[m.b], rng.random(), m) for m in moves]
+        scored = [(card_points(m.card), scores[m.to], rng.random(), m) for m in moves]
         move: Hashable = min(scored)[3]
         return move
 

@@ -59,7 +59,7 @@ def playout(state: State[Any], rng: Rng) -> Hashable:
             m = moves[rng.below(len(moves))]
             if m.kind != PLACE:
                 continue
-            dead = state.dead_cells(p, (1 << m.b) | (1 << m.c))
+            dead = state.dead_cells(p, (1 << m.cell_a) | (1 << m.cell_b))
             if dead < best_dead:
                 best, best_dead = m, dead
         return best

@@ -38,9 +38,9 @@ from typing import Any
 from pyramids.ai.policies import GamePolicy
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
-from pyramids.games.pyramido_treasure import SLIDES, TreasureState
+from pyramids.games.pyramido_treasure import SLIDES, TreasureMove, TreasureState
 from pyramids.games.pyramido_treasure.board import FIELD, FIELD_SPOTS, FIELDS, NEIGHBOURS, SPOTS
-from pyramids.games.pyramido_treasure.game import (
+from pyramids.games.pyramido_treasure.phases import (
     DANGER_NAME,
     DANGER_SLIDE,
     GIFT_SLIDE,
@@ -50,8 +50,16 @@ from pyramids.games.pyramido_treasure.game import (
     POKER_SLIDE,
     SEARCH,
     SLIDE_PHASES,
+    DangerEvent,
+    MirageEvent,
+    PokerEvent,
 )
-from pyramids.games.pyramido_treasure.treasures import N_TREASURES, card_points
+from pyramids.games.pyramido_treasure.treasures import (
+    N_TREASURES,
+    card_points,
+    card_treasure,
+    is_treasure_card,
+)
 
 #: plies a playout runs before the position is scored (a hunt takes about 4 slides)
 LIMIT = 16
@@ -89,21 +97,20 @@ def wanted(state: TreasureState) -> tuple[int, ...]:
     phase = state._phase
     ev = state._ev
     if phase == SEARCH:
-        return (state._card >> 2,)
-    if phase == DANGER_SLIDE:
-        named = ev[:2]
-        rest = tuple(t for t in named if len(ev) < 3 or t != ev[2])
-        return rest or tuple(named)
-    if phase == MIRAGE_SLIDE:
-        return (ev[1] >> 2,)
-    if phase == POKER_SLIDE:
-        return (ev[1],)
+        return (card_treasure(state._card),)
+    if phase == DANGER_SLIDE and isinstance(ev, DangerEvent):
+        named = (ev.treasure_a, ev.treasure_b)
+        return tuple(t for t in named if t not in ev.revealed) or named
+    if phase == MIRAGE_SLIDE and isinstance(ev, MirageEvent):
+        return (card_treasure(ev.card),)
+    if phase == POKER_SLIDE and isinstance(ev, PokerEvent):
+        return (ev.treasure,)
     if phase == GIFT_SLIDE:
         me = state._turn
         counts = [0] * N_TREASURES
         for p, hand in enumerate(state._hands):
-            if p != me and not state._out >> p & 1:
-                for t in {c >> 2 for c in hand if c < 48}:
+            if p != me and not state.is_out(p):
+                for t in {card_treasure(c) for c in hand if is_treasure_card(c)}:
                     counts[t] += 1
         top = max(counts)
         return tuple(t for t in range(N_TREASURES) if counts[t] == top) if top else ()
@@ -232,13 +239,13 @@ def _expected_distance(state: TreasureState, t: int) -> float:
     return sum(g * (abs(s // 8 - er) + abs(s % 8 - ec)) for s, g in enumerate(good)) / total
 
 
-def _name_order(state: TreasureState, moves: list[Any]) -> list[Any]:
+def _name_order(state: TreasureState, moves: list[TreasureMove]) -> list[TreasureMove]:
     """Danger: the easiest pair first; poker: the leader, then the hardest treasure."""
     ease = [_expected_distance(state, t) for t in range(N_TREASURES)]
     if state._phase == DANGER_NAME:
-        return sorted(moves, key=lambda m: (ease[m.a] + ease[m.b], m))
+        return sorted(moves, key=lambda m: (ease[m.treasure_a] + ease[m.treasure_b], m))
     scores = state.scores()
-    return sorted(moves, key=lambda m: (-scores[m.a], -ease[m.b], m))
+    return sorted(moves, key=lambda m: (-scores[m.opponent], -ease[m.treasure], m))
 
 
 def candidates(state: State[Any], moves: list[Any]) -> list[Any]:
@@ -253,7 +260,7 @@ def candidates(state: State[Any], moves: list[Any]) -> list[Any]:
     if phase in GIVE_PHASES:
         # the cheapest card to the poorest opponent first
         scores = state.scores()
-        return sorted(moves, key=lambda m: (card_points(m.a), scores[m.b], m))
+        return sorted(moves, key=lambda m: (card_points(m.card), scores[m.to], m))
     return list(moves)
 
 
@@ -273,7 +280,7 @@ def evaluate(state: State[Any]) -> list[float]:
     """Card points held, plus a share of the card still sought for its seeker."""
     assert isinstance(state, TreasureState)
     scores = [float(x) for x in state.scores()]
-    if state._phase == SEARCH and 0 <= state._card < 48:
+    if state._phase == SEARCH and is_treasure_card(state._card):
         scores[state._turn] += PENDING * card_points(state._card)
     return scores
 

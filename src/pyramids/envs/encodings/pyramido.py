@@ -64,7 +64,21 @@ from pyramids.envs.encodings.raster import canvas, rect
 from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, DOMINOES, QUARTERS
 from pyramids.games.pyramido.game import PyramidoState
 from pyramids.games.pyramido.geometry import FRAME_CELLS, QUARTER_SIZE, STRIDE
-from pyramids.games.pyramido.moves import CARD, FILL, MARK, PASS, PLACE, REFILL, PyramidoMove
+from pyramids.games.pyramido.moves import (
+    CARD,
+    FILL,
+    MARK,
+    PASS,
+    PASS_MOVE,
+    PLACE,
+    REFILL,
+    PyramidoMove,
+    card_move,
+    fill_move,
+    mark_move,
+    place_move,
+    refill_move,
+)
 from pyramids.games.pyramido.views import public_facts, top_view_codes
 
 CELLS = FRAME_CELLS  # 81: the largest grid (floor 1's frame)
@@ -133,7 +147,7 @@ class PyramidoActions(ActionCodec):
             if action < MARK_BASE:
                 rest, d = divmod(action - PLACE_BASE, 4)
                 slot, cell = divmod(rest, CELLS)
-                move = PyramidoMove(PLACE, slot, cell, cell + (1, -1, cols, -cols)[d])
+                move = place_move(slot, cell, cell + (1, -1, cols, -cols)[d])
                 table.setdefault(move, action)
             else:
                 table[PyramidoActions._fixed(action)] = action
@@ -143,39 +157,46 @@ class PyramidoActions(ActionCodec):
     def _fixed(action: int) -> PyramidoMove:
         """The move of a non-placement id (these need no grid)."""
         if action < CARD_BASE:
-            return PyramidoMove(MARK, action - MARK_BASE)
+            return mark_move(action - MARK_BASE)
         if action < PASS_ID:
             colour, rest = divmod(action - CARD_BASE, 8)
             block, quarter = divmod(rest, 4)
-            return PyramidoMove(CARD, colour, block, quarter)
+            return card_move(colour, block, quarter)
         if action == PASS_ID:
-            return PyramidoMove(PASS)
+            return PASS_MOVE
         if action < FILL_BASE:
-            return PyramidoMove(REFILL, action - REFILL_BASE)
+            return refill_move(action - REFILL_BASE)
         rest, quarter = divmod(action - FILL_BASE, 4)
         colour, cell = divmod(rest, CELLS)
-        return PyramidoMove(FILL, colour, cell, quarter)
+        return fill_move(colour, cell, quarter)
 
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, PyramidoMove):
             raise ValueError(f"{move!r} is not a Pyramido move")
-        kind, a, b, c = move
-        if kind == PLACE and 0 <= a < 3 and 0 <= b < CELLS:
-            delta = c - b
+        kind = move.kind
+        if kind == PLACE and 0 <= move.slot < 3 and 0 <= move.cell_a < CELLS:
+            delta = move.cell_b - move.cell_a
             cols = _cols(state)
             for d, step in enumerate((1, -1, cols, -cols)):
                 if delta == step:
-                    return PLACE_BASE + 4 * (CELLS * a + b) + d
-        elif kind == MARK and a in (0, 1):
-            return MARK_BASE + a
-        elif kind == CARD and 0 <= a < 6 and b in (0, 1) and 0 <= c < 4:
-            return CARD_BASE + 8 * a + 4 * b + c
+                    return PLACE_BASE + 4 * (CELLS * move.slot + move.cell_a) + d
+        elif kind == MARK and move.block in (0, 1):
+            return MARK_BASE + move.block
+        elif (
+            kind == CARD and 0 <= move.colour < 6 and move.block in (0, 1) and 0 <= move.quarter < 4
+        ):
+            return CARD_BASE + 8 * move.colour + 4 * move.block + move.quarter
         elif kind == PASS:
             return PASS_ID
-        elif kind == REFILL and 0 <= a < 4:
-            return REFILL_BASE + a
-        elif kind == FILL and 0 <= a < 6 and 0 <= b < CELLS and 0 <= c < 4:
-            return FILL_BASE + 4 * (CELLS * a + b) + c
+        elif kind == REFILL and 0 <= move.stack < 4:
+            return REFILL_BASE + move.stack
+        elif (
+            kind == FILL
+            and 0 <= move.colour < 6
+            and 0 <= move.cell < CELLS
+            and 0 <= move.quarter < 4
+        ):
+            return FILL_BASE + 4 * (CELLS * move.colour + move.cell) + move.quarter
         raise ValueError(f"{move!r} has no action id")
 
     def decode(self, state: State[Any], action: int) -> Hashable:
@@ -184,7 +205,7 @@ class PyramidoActions(ActionCodec):
             rest, d = divmod(action - PLACE_BASE, 4)
             slot, cell = divmod(rest, CELLS)
             cols = _cols(state)
-            return PyramidoMove(PLACE, slot, cell, cell + (1, -1, cols, -cols)[d])
+            return place_move(slot, cell, cell + (1, -1, cols, -cols)[d])
         return self._fixed(action)
 
     def describe(self, action: int) -> str:

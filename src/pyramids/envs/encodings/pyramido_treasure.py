@@ -57,25 +57,41 @@ from pyramids.envs.encodings.base import (
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.pyramido_treasure.board import SPOTS
-from pyramids.games.pyramido_treasure.game import PHASE_NAMES, TreasureMove, TreasureState
+from pyramids.games.pyramido_treasure.game import TreasureState
+from pyramids.games.pyramido_treasure.moves import (
+    GIVE,
+    NAME,
+    POKER,
+    SLIDE,
+    TreasureMove,
+    give_move,
+    name_move,
+    poker_move,
+    slide_move,
+)
+from pyramids.games.pyramido_treasure.phases import PHASE_NAMES
 from pyramids.games.pyramido_treasure.treasures import (
     CARD_BY_NAME,
+    CARD_NAMES,
     DECKS,
     N_CARD_TYPES,
     N_TREASURES,
     TOKEN_BY_NAME,
+    TREASURE_CARD_TYPES,
     TREASURES,
+    card_points,
+    card_treasure,
+    is_treasure_card,
 )
 
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(N_TREASURES), 2))
 _PAIR_INDEX = {pair: k for k, pair in enumerate(PAIRS)}
 NAME_BASE = SPOTS
 POKER_BASE = NAME_BASE + len(PAIRS)
-TREASURE_CARDS = 48
 _TREASURE_INDEX = {t.name: i for i, t in enumerate(TREASURES)}
 _RECENCY = 500.0
 #: points of every treasure card of the three decks: no score can exceed it
-TOTAL_POINTS = sum((c & 3) + 1 for deck in DECKS for c in deck if c < TREASURE_CARDS)
+TOTAL_POINTS = sum(card_points(c) for deck in DECKS for c in deck)
 
 
 class TreasureActions(ActionCodec):
@@ -84,22 +100,22 @@ class TreasureActions(ActionCodec):
     def __init__(self, players: int) -> None:
         self.players = players
         self.give_base = POKER_BASE + N_TREASURES * players
-        self.num_actions = self.give_base + TREASURE_CARDS * players
+        self.num_actions = self.give_base + TREASURE_CARD_TYPES * players
         self._ids: dict[Hashable, int] | None = None
 
     def encode(self, state: State[Any], move: Hashable) -> int:
         if not isinstance(move, TreasureMove):
             raise ValueError(f"{move!r} is not a treasure-hunt move")
         n = self.players
-        kind, a, b = move
-        if kind == "slide" and 0 <= a < SPOTS and b == -1:
-            return a
-        if kind == "name" and (a, b) in _PAIR_INDEX:
-            return NAME_BASE + _PAIR_INDEX[(a, b)]
-        if kind == "poker" and 0 <= a < n and 0 <= b < N_TREASURES:
-            return POKER_BASE + N_TREASURES * a + b
-        if kind == "give" and 0 <= a < TREASURE_CARDS and 0 <= b < n:
-            return self.give_base + n * a + b
+        kind = move.kind
+        if kind == SLIDE and 0 <= move.spot < SPOTS and move == slide_move(move.spot):
+            return move.spot
+        if kind == NAME and (move.treasure_a, move.treasure_b) in _PAIR_INDEX:
+            return NAME_BASE + _PAIR_INDEX[(move.treasure_a, move.treasure_b)]
+        if kind == POKER and 0 <= move.opponent < n and 0 <= move.treasure < N_TREASURES:
+            return POKER_BASE + N_TREASURES * move.opponent + move.treasure
+        if kind == GIVE and 0 <= move.card < TREASURE_CARD_TYPES and 0 <= move.to < n:
+            return self.give_base + n * move.card + move.to
         raise ValueError(f"{move!r} has no action id")
 
     def _id_table(self) -> Mapping[Hashable, int]:
@@ -114,25 +130,23 @@ class TreasureActions(ActionCodec):
         """The move of an id; the numbering needs no state."""
         action = self.check_action(action)
         if action < NAME_BASE:
-            return TreasureMove("slide", action)
+            return slide_move(action)
         if action < POKER_BASE:
-            a, b = PAIRS[action - NAME_BASE]
-            return TreasureMove("name", a, b)
+            return name_move(*PAIRS[action - NAME_BASE])
         if action < self.give_base:
-            o, t = divmod(action - POKER_BASE, N_TREASURES)
-            return TreasureMove("poker", o, t)
-        c, p = divmod(action - self.give_base, self.players)
-        return TreasureMove("give", c, p)
+            return poker_move(*divmod(action - POKER_BASE, N_TREASURES))
+        return give_move(*divmod(action - self.give_base, self.players))
 
     def describe(self, action: int) -> str:
-        kind, a, b = self._move(action)
-        if kind == "slide":
-            return f"slide box spot {'abcdefgh'[a % 8]}{a // 8 + 1}"
-        if kind == "name":
-            return f"name {TREASURES[a].name} and {TREASURES[b].name}"
-        if kind == "poker":
-            return f"challenge seat {a} on {TREASURES[b].name}"
-        return f"give {TREASURES[a >> 2].name}/{(a & 3) + 1} to seat {b}"
+        move = self._move(action)
+        kind = move.kind
+        if kind == SLIDE:
+            return f"slide box spot {'abcdefgh'[move.spot % 8]}{move.spot // 8 + 1}"
+        if kind == NAME:
+            return f"name {TREASURES[move.treasure_a].name} and {TREASURES[move.treasure_b].name}"
+        if kind == POKER:
+            return f"challenge seat {move.opponent} on {TREASURES[move.treasure].name}"
+        return f"give {CARD_NAMES[move.card]} to seat {move.to}"
 
 
 class TreasureObservations(ObservationCodec):
@@ -270,8 +284,8 @@ class TreasureObservations(ObservationCodec):
         named = set(event.get("named", ()))
         if "treasure" in event:
             named.add(event["treasure"])
-        if not over and card < TREASURE_CARDS:
-            named.add(TREASURES[card >> 2].name)
+        if not over and is_treasure_card(card):
+            named.add(TREASURES[card_treasure(card)].name)
         ones += [base + _TREASURE_INDEX[t] for t in named]
         base += N_TREASURES
         ones += [base + _TREASURE_INDEX[t] for t in set(event.get("revealed", ()))]

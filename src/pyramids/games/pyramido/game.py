@@ -61,6 +61,7 @@ from pyramids.games.pyramido.moves import (
     REFILL_MOVES,
     MoveTable,
     PyramidoMove,
+    is_well_formed,
 )
 from pyramids.games.pyramido.views import full_view
 
@@ -302,7 +303,7 @@ class PyramidoState(State[PyramidoMove]):
                     add(pairs[low.bit_length() - 1])
                     mask ^= low
             if -1 in self._quarry:
-                moves = [m for m in moves if self._quarry[m.a] >= 0]
+                moves = [m for m in moves if self._quarry[m.slot] >= 0]
             return moves
         if step == MARK:
             used = self._gemmask[p]
@@ -394,15 +395,7 @@ class PyramidoState(State[PyramidoMove]):
             )
 
     def _check(self, move: PyramidoMove) -> None:
-        if (
-            type(move) is not PyramidoMove
-            or type(move.a) is not int
-            or type(move.b) is not int
-            or type(move.c) is not int
-            # steps with fewer fields leave the others at -1 (one value per move)
-            or (move.kind in (MARK, REFILL) and (move.b != -1 or move.c != -1))
-            or (move.kind == PASS and move != PASS_MOVE)
-        ):
+        if not is_well_formed(move):
             raise IllegalMove("not-a-move", "{move} is not a Pyramido move", move=repr(move))
         kind = move.kind
         step = self._step
@@ -414,18 +407,18 @@ class PyramidoState(State[PyramidoMove]):
         elif kind == MARK:
             if step != MARK:
                 raise self._wrong_step(move)
-            self._check_gem(p, move.a)
+            self._check_gem(p, move.block)
         elif kind == CARD:
             if step != CARD:
                 raise self._wrong_step(move)
-            self._check_card_colour(p, move.a)
-            if move.b not in (0, 1):
+            self._check_card_colour(p, move.colour)
+            if move.block not in (0, 1):
                 raise IllegalMove("no-such-block", "a domino has two blocks: A and B")
-            if move.b == self._pgem:
+            if move.block == self._pgem:
                 raise IllegalMove(
                     "block-has-gem", "a single-block card may only cover a block without a gem"
                 )
-            self._check_quarter(move.c)
+            self._check_quarter(move.quarter)
         elif kind == PASS:
             if step != CARD:
                 raise self._wrong_step(move)
@@ -433,7 +426,7 @@ class PyramidoState(State[PyramidoMove]):
             if step != REFILL:
                 raise self._wrong_step(move)
             s = self._slot
-            if move.a not in (s, s + 1):
+            if move.stack not in (s, s + 1):
                 raise IllegalMove(
                     "not-behind-slot",
                     "quarry slot {slot} is refilled from stack {stack_a} or {stack_b}",
@@ -441,24 +434,24 @@ class PyramidoState(State[PyramidoMove]):
                     stack_a=s + 1,
                     stack_b=s + 2,
                 )
-            if not self._stacks[move.a]:
-                raise IllegalMove("stack-empty", "stack {stack} is empty", stack=move.a + 1)
+            if not self._stacks[move.stack]:
+                raise IllegalMove("stack-empty", "stack {stack} is empty", stack=move.stack + 1)
         elif kind == FILL:
             if step != FILL:
                 raise self._wrong_step(move)
-            self._check_card_colour(p, move.a)
-            self._cell_in_grid(p, move.b)
-            if not self._fill_cells(p) >> move.b & 1:
+            self._check_card_colour(p, move.colour)
+            self._cell_in_grid(p, move.cell)
+            if not self._fill_cells(p) >> move.cell & 1:
                 raise IllegalMove(
                     "fill-outside",
                     "on floor 1 a card must touch the structure and stay inside the 5×4 floor",
                 )
-            self._check_quarter(move.c)
+            self._check_quarter(move.quarter)
         else:
             raise IllegalMove("not-a-move", "{move} is not a Pyramido move", move=repr(move))
 
     def _check_place(self, p: int, move: PyramidoMove) -> None:
-        s, a, b = move.a, move.b, move.c
+        s, a, b = move.slot, move.cell_a, move.cell_b
         if not 0 <= s < QUARRY_SLOTS:
             raise IllegalMove("no-such-slot", "the quarry has slots 1, 2 and 3")
         if self._quarry[s] < 0:
@@ -551,7 +544,7 @@ class PyramidoState(State[PyramidoMove]):
         p = self._turn
         floor = self._floor
         if kind == PLACE:
-            s, a, b = move.a, move.b, move.c
+            s, a, b = move.slot, move.cell_a, move.cell_b
             dom = self._quarry[s]
             q = list(self._quarry)
             q[s] = -1
@@ -572,7 +565,7 @@ class PyramidoState(State[PyramidoMove]):
             else:
                 self._card_or_refill(p)
         elif kind == MARK:
-            blk = move.a
+            blk = move.block
             colour = DOMINOES[self._pdom][blk][0]
             cell = self._pb if blk else self._pa
             self._gems[p] = (*self._gems[p], (colour, cell))
@@ -580,7 +573,7 @@ class PyramidoState(State[PyramidoMove]):
             self._pgem = blk
             self._card_or_refill(p)
         elif kind == CARD:
-            colour, blk, quarter = move.a, move.b, move.c
+            colour, blk, quarter = move.colour, move.block, move.quarter
             cell = self._pb if blk else self._pa
             self._lay_card(p, colour, cell, quarter)
             if not self._gemmask[p] >> colour & 1:
@@ -590,10 +583,10 @@ class PyramidoState(State[PyramidoMove]):
         elif kind == PASS:
             self._refill_or_end(p)
         elif kind == REFILL:
-            self._refill(move.a)
+            self._refill(move.stack)
             self._end_turn()
         else:  # FILL
-            self._lay_card(p, move.a, move.b, move.c)
+            self._lay_card(p, move.colour, move.cell, move.quarter)
             self._fills += 1
             if self._fills == 2:
                 self._end_turn()

@@ -21,6 +21,10 @@ from pyramids.games.pyramido.moves import (
     REFILL,
     REFILL_MOVES,
     PyramidoMove,
+    card_move,
+    fill_move,
+    mark_move,
+    place_move,
 )
 
 if TYPE_CHECKING:
@@ -46,16 +50,16 @@ def move_to_str(state: PyramidoState, move: PyramidoMove) -> str:
 
     kind = move.kind
     if kind == PLACE:
-        return f"q{move.a + 1} {cell(move.b)} {cell(move.c)}"
+        return f"q{move.slot + 1} {cell(move.cell_a)} {cell(move.cell_b)}"
     if kind == MARK:
-        return f"mark {block(move.a)}"
+        return f"mark {block(move.block)}"
     if kind == CARD:
-        return f"card {colour(move.a)} {block(move.b)} {quarter(move.c)}"
+        return f"card {colour(move.colour)} {block(move.block)} {quarter(move.quarter)}"
     if kind == PASS:
         return "pass"
     if kind == REFILL:
-        return f"refill {move.a + 1}"
-    return f"fill {colour(move.a)} {cell(move.b)} {quarter(move.c)}"
+        return f"refill {move.stack + 1}"
+    return f"fill {colour(move.colour)} {cell(move.cell)} {quarter(move.quarter)}"
 
 
 def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
@@ -134,11 +138,11 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
     if head in ("refill", "stack", "r") and len(args) == 1 and args[0] in ("1", "2", "3", "4"):
         return REFILL_MOVES[int(args[0]) - 1]
     if head in ("mark", "gem", "g") and len(args) == 1:
-        return PyramidoMove(MARK, block(args[0]))
+        return mark_move(block(args[0]))
     if head in ("card", "c") and len(args) == 3:
-        return PyramidoMove(CARD, colour(args[0]), block(args[1]), quarter(args[2]))
+        return card_move(colour(args[0]), block(args[1]), quarter(args[2]))
     if head in ("fill", "f") and len(args) == 3:
-        return PyramidoMove(FILL, colour(args[0]), cell(args[1]), quarter(args[2]))
+        return fill_move(colour(args[0]), cell(args[1]), quarter(args[2]))
     if len(args) == 2:
         slot = -1
         if head in ("q1", "q2", "q3", "1", "2", "3"):
@@ -155,7 +159,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
                 )
             slot = state._quarry.index(number)
         if slot >= 0:
-            return PyramidoMove(PLACE, slot, cell(args[0]), cell(args[1]))
+            return place_move(slot, cell(args[0]), cell(args[1]))
     raise _usage_error(head, text)
 
 

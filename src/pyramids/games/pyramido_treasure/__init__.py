@@ -1,13 +1,8 @@
 """Pyramido treasure hunt: sliding pyramids, memory and events (RULINGS.md §2)."""
 
-from pyramids.games.pyramido_treasure.game import (
-    GAME,
-    PHASE_NAMES,
-    SLIDES,
-    TreasureGame,
-    TreasureMove,
-    TreasureState,
-)
+from pyramids.games.pyramido_treasure.game import GAME, TreasureGame, TreasureState
+from pyramids.games.pyramido_treasure.moves import SLIDES, TreasureMove
+from pyramids.games.pyramido_treasure.phases import PHASE_NAMES, Phase
 from pyramids.games.pyramido_treasure.treasures import (
     CARD_NAMES,
     DECKS,
@@ -16,6 +11,8 @@ from pyramids.games.pyramido_treasure.treasures import (
     card_label,
     card_name,
     card_points,
+    card_treasure,
+    is_treasure_card,
     parse_treasure,
 )
 
@@ -26,6 +23,7 @@ __all__ = [
     "PHASE_NAMES",
     "SLIDES",
     "TREASURES",
+    "Phase",
     "Treasure",
     "TreasureGame",
     "TreasureMove",
@@ -33,5 +31,7 @@ __all__ = [
     "card_label",
     "card_name",
     "card_points",
+    "card_treasure",
+    "is_treasure_card",
     "parse_treasure",
 ]

@@ -17,12 +17,17 @@ engine draws for the player as soon as a turn ends, resolves what needs no
 decision (a treasure already visible, a sandstorm, the game-over card) and
 stops at the next decision: a slide, naming treasures, naming an opponent, or
 choosing a card to give.
+
+The package's other modules: ``board`` (spots, fields, turned views),
+``treasures`` (treasures, cards, decks), ``moves``, ``phases`` (the decision
+awaited and the event under way), ``notation``, ``setups`` (writing and
+reading a setup), ``views`` and ``news``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.engine.names import Param
@@ -36,98 +41,82 @@ from pyramids.engine.variant import (
     first_player_option,
 )
 from pyramids.games.lazy import LazySetup, plain_setup
+from pyramids.games.pyramido_treasure import notation
 from pyramids.games.pyramido_treasure.board import (
-    COLS,
     FIELD_SPOTS,
     FIELDS,
     INTERNAL_NAMES,
     NEIGHBOUR_MASK,
     NEIGHBOURS,
-    ROWS,
-    SPOT_BY_INTERNAL,
-    SPOT_BY_VIEW,
     SPOTS,
     VIEW_NAME,
-    VIEW_ORDER,
-    view_dims,
 )
-from pyramids.games.pyramido_treasure.news import news_item
+from pyramids.games.pyramido_treasure.moves import (
+    GIVE,
+    KINDS,
+    NAME,
+    POKER,
+    SLIDE,
+    SLIDES_FROM,
+    MoveKind,
+    TreasureMove,
+    give_move,
+    name_move,
+    poker_move,
+)
+from pyramids.games.pyramido_treasure.phases import (
+    AWAITS,
+    DANGER_GIVE,
+    DANGER_NAME,
+    DANGER_SLIDE,
+    GIFT_GIVE,
+    GIFT_SLIDE,
+    MIRAGE_GIVE,
+    MIRAGE_SLIDE,
+    OVER,
+    PHASE_NAMES,
+    POKER_NAME,
+    POKER_SLIDE,
+    SEARCH,
+    SLIDE_PHASES,
+    DangerEvent,
+    Event,
+    GiftEvent,
+    MirageEvent,
+    Phase,
+    PokerEvent,
+)
+from pyramids.games.pyramido_treasure.setups import (
+    decks_of,
+    pyramid_rows,
+    read_decks,
+    read_pyramids,
+    read_tokens,
+    token_rows,
+)
 from pyramids.games.pyramido_treasure.treasures import (
     BLANK,
-    CARD_BY_NAME,
     CARD_NAMES,
     DANGER,
-    DECKS,
     EVENT_NAMES,
     GAME_OVER,
     GIFT,
     N_TREASURES,
-    POKER,
     SANDSTORM,
-    TOKEN_BY_NAME,
-    TOKEN_NAMES,
     TREASURES,
     card_points,
-    parse_treasure,
+    card_treasure,
+    is_treasure_card,
 )
-
-# -- phases: what the player to move must decide ------------------------------
+from pyramids.games.pyramido_treasure.treasures import (
+    POKER as POKER_CARD,
+)
+from pyramids.games.pyramido_treasure.views import event_view, full_view
 
 #: at most this many reveals (and news lines) in a view's ``recent`` (``news``): they run
 #: from the seat's own last slide, so a seat that is out, or never slides, would
 #: otherwise get the whole game's history in every view (the board has 48 spots)
 RECENT_LIMIT = 48
-
-SEARCH = 0  # slide to find the sought treasure
-GIFT_SLIDE = 1  # gift: slide until any treasure shows
-GIFT_GIVE = 2  # gift: a holder chooses which card of that treasure to give
-DANGER_NAME = 3  # danger: name two treasures
-DANGER_SLIDE = 4  # danger: slide until a treasure shows (twice)
-DANGER_GIVE = 5  # danger failed: give a card to an opponent
-MIRAGE_SLIDE = 6  # mirage: slide until a treasure shows
-MIRAGE_GIVE = 7  # mirage failed: give the neighbour a card
-POKER_NAME = 8  # desert poker: name an opponent and a treasure
-POKER_SLIDE = 9  # desert poker: the opponent slides until a treasure shows
-OVER = 10
-
-PHASE_NAMES = (
-    "search",
-    "gift",
-    "gift-give",
-    "danger-name",
-    "danger",
-    "danger-give",
-    "mirage",
-    "mirage-give",
-    "poker-name",
-    "poker",
-    "over",
-)
-SLIDE_PHASES = frozenset({SEARCH, GIFT_SLIDE, DANGER_SLIDE, MIRAGE_SLIDE, POKER_SLIDE})
-GIVE_PHASES = frozenset({GIFT_GIVE, DANGER_GIVE, MIRAGE_GIVE})
-
-COLOR_CHARS = ".RYB"  # 0 = no pyramid; red, yellow, blue are decoration
-COLOR_NAMES = (None, "red", "yellow", "blue")
-
-
-class TreasureMove(NamedTuple):
-    """A decision of the player to move.
-
-    ``kind`` is ``"slide"`` (``a`` = internal spot of the pyramid slid into the
-    empty spot), ``"name"`` (danger: treasures ``a < b``), ``"poker"`` (``a`` =
-    opponent seat, ``b`` = treasure) or ``"give"`` (``a`` = card type, ``b`` =
-    seat receiving it).
-    """
-
-    kind: str
-    a: int = -1
-    b: int = -1
-
-
-SLIDES: tuple[TreasureMove, ...] = tuple(TreasureMove("slide", s) for s in range(SPOTS))
-SLIDES_FROM: tuple[tuple[TreasureMove, ...], ...] = tuple(
-    tuple(SLIDES[n] for n in NEIGHBOURS[e]) for e in range(SPOTS)
-)
 
 
 def _unlink(log: Any) -> list[Any]:
@@ -150,9 +139,69 @@ def _tname(t: int) -> str:
     return TREASURES[t].name
 
 
-def _card(card: int) -> dict[str, Param]:
+def _card_params(card: int) -> dict[str, Param]:
     """The parameters naming a treasure card in news: its treasure and points."""
-    return {"treasure": TREASURES[card >> 2].name, "points": card_points(card)}
+    return {"treasure": TREASURES[card_treasure(card)].name, "points": card_points(card)}
+
+
+#: Why a move is refused when the phase awaits another kind of move:
+#: ``_NOT_NOW[kind awaited][kind tried]()`` (kind awaited ``None``: the game is over). One
+#: complete sentence per pair, so that each is a message of its own for translation; each
+#: is built only when raised.
+_NOT_NOW: dict[MoveKind | None, dict[MoveKind, Callable[[], IllegalMove]]] = {
+    SLIDE: {
+        NAME: lambda: IllegalMove(
+            "not-naming", "no treasures to name now: the player must slide a pyramid"
+        ),
+        POKER: lambda: IllegalMove(
+            "not-naming", "no opponent to name now: the player must slide a pyramid"
+        ),
+        GIVE: lambda: IllegalMove(
+            "not-giving", "nobody gives a card now: the player must slide a pyramid"
+        ),
+    },
+    NAME: {
+        SLIDE: lambda: IllegalMove(
+            "not-sliding", "no sliding now: the player must name two treasures"
+        ),
+        POKER: lambda: IllegalMove(
+            "not-naming", "no opponent to name now: the player must name two treasures"
+        ),
+        GIVE: lambda: IllegalMove(
+            "not-giving", "nobody gives a card now: the player must name two treasures"
+        ),
+    },
+    POKER: {
+        SLIDE: lambda: IllegalMove(
+            "not-sliding", "no sliding now: the player must name an opponent and a treasure"
+        ),
+        NAME: lambda: IllegalMove(
+            "not-naming",
+            "no treasures to name now: the player must name an opponent and a treasure",
+        ),
+        GIVE: lambda: IllegalMove(
+            "not-giving",
+            "nobody gives a card now: the player must name an opponent and a treasure",
+        ),
+    },
+    GIVE: {
+        SLIDE: lambda: IllegalMove(
+            "not-sliding", "no sliding now: the player must choose a card to give"
+        ),
+        NAME: lambda: IllegalMove(
+            "not-naming", "no treasures to name now: the player must choose a card to give"
+        ),
+        POKER: lambda: IllegalMove(
+            "not-naming", "no opponent to name now: the player must choose a card to give"
+        ),
+    },
+    None: {
+        SLIDE: lambda: IllegalMove("not-sliding", "no sliding now: the game is over"),
+        NAME: lambda: IllegalMove("not-naming", "no treasures to name now: the game is over"),
+        POKER: lambda: IllegalMove("not-naming", "no opponent to name now: the game is over"),
+        GIVE: lambda: IllegalMove("not-giving", "nobody gives a card now: the game is over"),
+    },
+}
 
 
 class TreasureState(State[TreasureMove]):
@@ -194,10 +243,11 @@ class TreasureState(State[TreasureMove]):
     _out: int
     _turn: int
     _owner: int
-    _phase: int
+    _phase: Phase
     _card: int
     _card_deck: int
-    _ev: tuple[int, ...]
+    #: the event under way, if it needs more than one decision (see ``phases``)
+    _ev: Event
     _known: int
     _reveals: Any
     _slides: int
@@ -223,7 +273,7 @@ class TreasureState(State[TreasureMove]):
         if phase == DANGER_NAME:
             seen = self.visible_treasure
             return [
-                TreasureMove("name", a, b)
+                name_move(a, b)
                 for a in range(N_TREASURES)
                 for b in range(a + 1, N_TREASURES)
                 if seen not in (a, b)
@@ -231,79 +281,81 @@ class TreasureState(State[TreasureMove]):
         if phase == POKER_NAME:
             seen = self.visible_treasure
             return [
-                TreasureMove("poker", o, t)
+                poker_move(o, t)
                 for o in self._opponents(self._turn)
                 for t in range(N_TREASURES)
                 if t != seen
             ]
         cards, to = self._give_options()
-        return [TreasureMove("give", c, p) for c in cards for p in to]
+        return [give_move(c, p) for c in cards for p in to]
+
+    # -- checking ---------------------------------------------------------------------
 
     def _check(self, move: TreasureMove) -> None:
-        if not isinstance(move, TreasureMove):
-            raise IllegalMove("not-a-move", "{move} is not a treasure-hunt move", move=repr(move))
-        phase = self._phase
-        kind = move.kind
-        if kind == "slide":
-            if phase not in SLIDE_PHASES:
-                raise self._not_now(kind)
-            s = move.a
+        kind = move.kind if isinstance(move, TreasureMove) else ""
+        awaited = AWAITS[self._phase]
+        if kind != awaited or awaited is None:
+            if kind not in KINDS:
+                raise IllegalMove(
+                    "not-a-move", "{move} is not a treasure-hunt move", move=repr(move)
+                )
+            raise _NOT_NOW[awaited][kind]()
+        if kind == SLIDE:
+            s = move.spot
             if not (isinstance(s, int) and 0 <= s < SPOTS and NEIGHBOUR_MASK[self._empty] >> s & 1):
                 raise self._not_adjacent(s)
-            return
-        if kind == "name":
-            if phase != DANGER_NAME:
-                raise self._not_now(kind)
-            a, b = move.a, move.b
-            if not (0 <= a < b < N_TREASURES):
-                raise IllegalMove("bad-treasures", "name two different treasures")
-            if self.visible_treasure in (a, b):
+        elif kind == NAME:
+            self._check_name(move.treasure_a, move.treasure_b)
+        elif kind == POKER:
+            self._check_poker(move.opponent, move.treasure)
+        else:
+            self._check_give(move.card, move.to)
+
+    def _check_name(self, a: int, b: int) -> None:
+        if not (0 <= a < b < N_TREASURES):
+            raise IllegalMove("bad-treasures", "name two different treasures")
+        if self.visible_treasure in (a, b):
+            raise IllegalMove(
+                "treasure-visible",
+                "the {treasure} is visible: name treasures that are not visible",
+                treasure=_tname(self.visible_treasure),
+            )
+
+    def _check_poker(self, opponent: int, treasure: int) -> None:
+        if opponent not in self._opponents(self._turn):
+            raise IllegalMove("bad-opponent", "name an opponent who is still in the game")
+        if not 0 <= treasure < N_TREASURES:
+            raise IllegalMove("bad-treasures", "name one of the twelve treasures")
+        if treasure == self.visible_treasure:
+            raise IllegalMove(
+                "treasure-visible",
+                "the {treasure} is visible: name a treasure that is not visible",
+                treasure=_tname(treasure),
+            )
+
+    def _check_give(self, card: int, to: int) -> None:
+        cards, seats = self._give_options()
+        ev = self._ev
+        if card not in cards:
+            if isinstance(ev, GiftEvent) and self._phase == GIFT_GIVE:
                 raise IllegalMove(
-                    "treasure-visible",
-                    "the {treasure} is visible: name treasures that are not visible",
-                    treasure=_tname(self.visible_treasure),
+                    "bad-card",
+                    "you must give a card of the {treasure}",
+                    treasure=_tname(ev.treasure),
                 )
-            return
-        if kind == "poker":
-            if phase != POKER_NAME:
-                raise self._not_now(kind)
-            if move.a not in self._opponents(self._turn):
-                raise IllegalMove("bad-opponent", "name an opponent who is still in the game")
-            if not 0 <= move.b < N_TREASURES:
-                raise IllegalMove("bad-treasures", "name one of the twelve treasures")
-            if move.b == self.visible_treasure:
-                raise IllegalMove(
-                    "treasure-visible",
-                    "the {treasure} is visible: name a treasure that is not visible",
-                    treasure=_tname(move.b),
-                )
-            return
-        if kind == "give":
-            if phase not in GIVE_PHASES:
-                raise self._not_now(kind)
-            cards, to = self._give_options()
-            if move.a not in cards:
-                if phase == GIFT_GIVE:
-                    raise IllegalMove(
-                        "bad-card",
-                        "you must give a card of the {treasure}",
-                        treasure=_tname(self._ev[0]),
-                    )
-                raise IllegalMove("bad-card", "you can only give a card you hold")
-            if move.b not in to:
-                if phase == DANGER_GIVE:
-                    raise IllegalMove(
-                        "bad-recipient",
-                        "that player cannot receive the card here: "
-                        "give it to an opponent still in the game",
-                    )
+            raise IllegalMove("bad-card", "you can only give a card you hold")
+        if to not in seats:
+            if self._phase == DANGER_GIVE:
                 raise IllegalMove(
                     "bad-recipient",
-                    "that player cannot receive the card here: it goes to {recipient}",
-                    recipient=self.names[to[0]],
+                    "that player cannot receive the card here: "
+                    "give it to an opponent still in the game",
                 )
-            return
-        raise IllegalMove("not-a-move", "{move} is not a treasure-hunt move", move=repr(move))
+            raise IllegalMove(
+                "bad-recipient",
+                "that player cannot receive the card here: it goes to {recipient}",
+                recipient=self.names[seats[0]],
+            )
 
     def _not_adjacent(self, s: object) -> IllegalMove:
         """Why a slide from ``s`` is refused, in the spot names the players see now."""
@@ -373,93 +425,34 @@ class TreasureState(State[TreasureMove]):
             fourth=near[3],
         )
 
-    def _not_now(self, kind: str) -> IllegalMove:
-        """Why a move of ``kind`` is refused in this phase: what the player must do instead.
-
-        One complete sentence per (kind of move, decision awaited), so that each
-        is a message of its own for translation.
-        """
-        phase = self._phase
-        if kind == "slide":
-            if phase == DANGER_NAME:
-                return IllegalMove(
-                    "not-sliding", "no sliding now: the player must name two treasures"
-                )
-            if phase == POKER_NAME:
-                return IllegalMove(
-                    "not-sliding",
-                    "no sliding now: the player must name an opponent and a treasure",
-                )
-            if phase in GIVE_PHASES:
-                return IllegalMove(
-                    "not-sliding", "no sliding now: the player must choose a card to give"
-                )
-            return IllegalMove("not-sliding", "no sliding now: the game is over")
-        if kind == "name":
-            if phase in SLIDE_PHASES:
-                return IllegalMove(
-                    "not-naming", "no treasures to name now: the player must slide a pyramid"
-                )
-            if phase == POKER_NAME:
-                return IllegalMove(
-                    "not-naming",
-                    "no treasures to name now: the player must name an opponent and a treasure",
-                )
-            if phase in GIVE_PHASES:
-                return IllegalMove(
-                    "not-naming",
-                    "no treasures to name now: the player must choose a card to give",
-                )
-            return IllegalMove("not-naming", "no treasures to name now: the game is over")
-        if kind == "poker":
-            if phase in SLIDE_PHASES:
-                return IllegalMove(
-                    "not-naming", "no opponent to name now: the player must slide a pyramid"
-                )
-            if phase == DANGER_NAME:
-                return IllegalMove(
-                    "not-naming", "no opponent to name now: the player must name two treasures"
-                )
-            if phase in GIVE_PHASES:
-                return IllegalMove(
-                    "not-naming", "no opponent to name now: the player must choose a card to give"
-                )
-            return IllegalMove("not-naming", "no opponent to name now: the game is over")
-        if phase in SLIDE_PHASES:
-            return IllegalMove(
-                "not-giving", "nobody gives a card now: the player must slide a pyramid"
-            )
-        if phase == DANGER_NAME:
-            return IllegalMove(
-                "not-giving", "nobody gives a card now: the player must name two treasures"
-            )
-        if phase == POKER_NAME:
-            return IllegalMove(
-                "not-giving",
-                "nobody gives a card now: the player must name an opponent and a treasure",
-            )
-        return IllegalMove("not-giving", "nobody gives a card now: the game is over")
+    # -- applying ---------------------------------------------------------------------
 
     def _apply(self, move: TreasureMove) -> None:
         kind = move.kind
-        if kind == "slide":
-            self._slide(move.a)
-        elif kind == "name":
-            self._ev = (move.a, move.b)
+        if kind == SLIDE:
+            self._slide(move.spot)
+        elif kind == NAME:
+            self._ev = DangerEvent(move.treasure_a, move.treasure_b)
             self._phase = DANGER_SLIDE
             self._say(
                 "names-treasures",
                 seat=self._turn,
-                treasure_a=_tname(move.a),
-                treasure_b=_tname(move.b),
+                treasure_a=_tname(move.treasure_a),
+                treasure_b=_tname(move.treasure_b),
             )
-        elif kind == "poker":
-            self._ev = (move.a, move.b)
-            self._say("challenges", seat=self._turn, seat_opponent=move.a, treasure=_tname(move.b))
-            self._turn = move.a
+        elif kind == POKER:
+            opponent = move.opponent
+            self._ev = PokerEvent(opponent, move.treasure)
+            self._say(
+                "challenges",
+                seat=self._turn,
+                seat_opponent=opponent,
+                treasure=_tname(move.treasure),
+            )
+            self._turn = opponent
             self._phase = POKER_SLIDE
         else:
-            self._give(self._turn, move.a, move.b)
+            self._give(self._turn, move.card, move.to)
             self._after_give()
 
     # -- sliding -----------------------------------------------------------------
@@ -482,73 +475,91 @@ class TreasureState(State[TreasureMove]):
             self._finish("slide-limit")
 
     def _treasure_revealed(self, t: int) -> None:
+        """Treasure ``t`` shows under the pyramid just slid: what it does in this phase."""
         phase = self._phase
         p = self._turn
         if phase == SEARCH:
-            if t == self._card >> 2:
-                self._say("finds", seat=p, treasure=_tname(t))
-                self._take_sought(p)
-                self._draw(self._next_active(p))
-                return
-            self._say(
-                "reveals-wrong", seat=p, treasure=_tname(t), treasure_sought=_tname(self._card >> 2)
-            )
-            if self._card_deck == 2 and self.players >= 4:
-                self._out |= 1 << p
-                self._say("out", seat=p)
-                if self.active_count < 2:
-                    self._finish("one-left")
-                    return
-            self._turn = self._owner = self._next_active(p)
+            self._search_reveal(p, t)
             return
         self._say("reveals", seat=p, treasure=_tname(t))
+        ev = self._ev
         if phase == GIFT_SLIDE:
-            holders = [
+            holders = tuple(
                 q
                 for q in self._clockwise_from(p)
-                if q != p and any(c >> 2 == t for c in self._hands[q] if c < 48)
-            ]
-            self._ev = (t, *holders)
+                if q != p and any(self._is_card_of(c, t) for c in self._hands[q])
+            )
+            self._ev = GiftEvent(t, holders)
             self._next_gift_giver()
         elif phase == DANGER_SLIDE:
-            if len(self._ev) == 2:
-                self._ev = (*self._ev, t)
-                return
-            a, b, first = self._ev
-            if {first, t} == {a, b}:
-                self._say("revealed-both", seat=p)
-                for named in (a, b):
-                    pos = self._find_in_deck(named)
-                    if pos < 0:
-                        self._say("no-card-of", treasure=_tname(named))
-                        continue
-                    card = self._decks[self._deck_no][pos]
-                    self._gone |= 1 << pos
-                    self._add_card(p, card)
-                    self._say("takes-from-deck", seat=p, **_card(card))
-                self._end_turn()
-            else:
-                self._say("missed-both", seat=p)
-                self._enter_give(DANGER_GIVE)
+            assert isinstance(ev, DangerEvent)
+            self._danger_reveal(p, ev, t)
         elif phase == MIRAGE_SLIDE:
-            neighbour, card = self._ev
-            if t == card >> 2:
-                self._say("keeps", seat=p, **_card(card))
-                self._end_turn()
-            else:
-                self._remove_card(p, card)
-                self._add_card(neighbour, card)
-                self._say("returns", seat=p, seat_to=neighbour, **_card(card))
-                self._ev = (neighbour,)
-                self._enter_give(MIRAGE_GIVE)
+            assert isinstance(ev, MirageEvent)
+            self._mirage_reveal(p, ev, t)
         else:  # POKER_SLIDE: the opponent slides
-            opponent, named = self._ev
+            assert isinstance(ev, PokerEvent)
             owner = self._owner
-            if t == named:
-                self._take_random(opponent, owner)
+            if t == ev.treasure:
+                self._take_random(ev.opponent, owner)
             else:
-                self._take_random(owner, opponent)
+                self._take_random(owner, ev.opponent)
             self._end_turn()
+
+    @staticmethod
+    def _is_card_of(card: int, treasure: int) -> bool:
+        return is_treasure_card(card) and card_treasure(card) == treasure
+
+    def _search_reveal(self, p: int, t: int) -> None:
+        """The seeker found the sought treasure, or revealed another (and may be out)."""
+        sought = card_treasure(self._card)
+        if t == sought:
+            self._say("finds", seat=p, treasure=_tname(t))
+            self._take_sought(p)
+            self._draw(self._next_active(p))
+            return
+        self._say("reveals-wrong", seat=p, treasure=_tname(t), treasure_sought=_tname(sought))
+        if self._card_deck == 2 and self.players >= 4:
+            self._out |= 1 << p
+            self._say("out", seat=p)
+            if self.active_count < 2:
+                self._finish("one-left")
+                return
+        self._turn = self._owner = self._next_active(p)
+
+    def _danger_reveal(self, p: int, ev: DangerEvent, t: int) -> None:
+        """The first reveal is noted; at the second, both named ones win their cards."""
+        if not ev.revealed:
+            self._ev = ev._replace(revealed=(t,))
+            return
+        named = (ev.treasure_a, ev.treasure_b)
+        if {ev.revealed[0], t} != set(named):
+            self._say("missed-both", seat=p)
+            self._enter_give(DANGER_GIVE)
+            return
+        self._say("revealed-both", seat=p)
+        for treasure in named:
+            pos = self._find_in_deck(treasure)
+            if pos < 0:
+                self._say("no-card-of", treasure=_tname(treasure))
+                continue
+            card = self._decks[self._deck_no][pos]
+            self._gone |= 1 << pos
+            self._add_card(p, card)
+            self._say("takes-from-deck", seat=p, **_card_params(card))
+        self._end_turn()
+
+    def _mirage_reveal(self, p: int, ev: MirageEvent, t: int) -> None:
+        """The card taken is kept if its treasure shows, else it goes back and one more."""
+        card = ev.card
+        if t == card_treasure(card):
+            self._say("keeps", seat=p, **_card_params(card))
+            self._end_turn()
+            return
+        self._remove_card(p, card)
+        self._add_card(ev.neighbour, card)
+        self._say("returns", seat=p, seat_to=ev.neighbour, **_card_params(card))
+        self._enter_give(MIRAGE_GIVE)
 
     # -- cards --------------------------------------------------------------------
 
@@ -567,7 +578,7 @@ class TreasureState(State[TreasureMove]):
     def _give(self, giver: int, card: int, to: int) -> None:
         self._remove_card(giver, card)
         self._add_card(to, card)
-        self._say("gives", seat=giver, seat_to=to, **_card(card))
+        self._say("gives", seat=giver, seat_to=to, **_card_params(card))
 
     def _take_random(self, taker: int, victim: int) -> None:
         """``taker`` draws a card at random from ``victim``'s hand (a chance event)."""
@@ -578,12 +589,12 @@ class TreasureState(State[TreasureMove]):
         card = hand[self._chance(len(hand))]
         self._remove_card(victim, card)
         self._add_card(taker, card)
-        self._say("takes-at-random", seat=taker, seat_from=victim, **_card(card))
+        self._say("takes-at-random", seat=taker, seat_from=victim, **_card_params(card))
 
     def _take_sought(self, p: int) -> None:
         card = self._card
         self._add_card(p, card)
-        self._say("takes", seat=p, **_card(card))
+        self._say("takes", seat=p, **_card_params(card))
         if self._card_deck == 1:
             self._rot = (self._rot + 1) & 3
             self._say("box-quarter-turn")
@@ -591,7 +602,7 @@ class TreasureState(State[TreasureMove]):
     def _find_in_deck(self, treasure: int) -> int:
         deck = self._decks[self._deck_no]
         for pos in range(self._pos, len(deck)):
-            if not self._gone >> pos & 1 and deck[pos] < 48 and deck[pos] >> 2 == treasure:
+            if not self._gone >> pos & 1 and self._is_card_of(deck[pos], treasure):
                 return pos
         return -1
 
@@ -599,16 +610,17 @@ class TreasureState(State[TreasureMove]):
         """Distinct cards the player to move may give, and the seats that may receive."""
         phase = self._phase
         hand = self._hands[self._turn]
-        if phase == GIFT_GIVE:
-            t = self._ev[0]
-            return tuple(sorted({c for c in hand if c < 48 and c >> 2 == t})), (self._owner,)
+        ev = self._ev
+        if phase == GIFT_GIVE and isinstance(ev, GiftEvent):
+            of_it = {c for c in hand if self._is_card_of(c, ev.treasure)}
+            return tuple(sorted(of_it)), (self._owner,)
         if phase == DANGER_GIVE:
             return tuple(sorted(set(hand))), self._opponents(self._turn)
-        if phase == MIRAGE_GIVE:
-            return tuple(sorted(set(hand))), (self._ev[0],)
+        if phase == MIRAGE_GIVE and isinstance(ev, MirageEvent):
+            return tuple(sorted(set(hand))), (ev.neighbour,)
         return (), ()
 
-    def _enter_give(self, phase: int) -> None:
+    def _enter_give(self, phase: Phase) -> None:
         """Ask for a card to give, or give it at once when there is no choice."""
         self._phase = phase
         cards, to = self._give_options()
@@ -620,18 +632,22 @@ class TreasureState(State[TreasureMove]):
             self._after_give()
 
     def _after_give(self) -> None:
-        if self._phase == GIFT_GIVE:
-            self._ev = (self._ev[0], *self._ev[2:])
+        ev = self._ev
+        if self._phase == GIFT_GIVE and isinstance(ev, GiftEvent):
+            self._ev = ev._replace(givers=ev.givers[1:])
             self._next_gift_giver()
         else:
             self._end_turn()
 
     def _next_gift_giver(self) -> None:
-        if len(self._ev) == 1:
+        """Gift: the next holder of the treasure gives a card of it; none left, the turn ends."""
+        ev = self._ev
+        assert isinstance(ev, GiftEvent)
+        if not ev.givers:
             self._turn = self._owner
             self._end_turn()
             return
-        self._turn = self._ev[1]
+        self._turn = ev.givers[0]
         self._enter_give(GIFT_GIVE)
 
     # -- turns and decks ------------------------------------------------------------
@@ -696,19 +712,17 @@ class TreasureState(State[TreasureMove]):
             self._turn = self._owner = p
             self._card = card
             self._card_deck = self._deck_no
-            self._ev = ()
-            if card < 48:
-                self._say("draws", seat=p, deck=self._deck_no + 1, **_card(card))
-            else:
-                self._say("draws-event", seat=p, event=EVENT_NAMES[card], deck=self._deck_no + 1)
-            if card < 48:
-                if self.visible_treasure == card >> 2:
-                    self._say("already-visible", treasure=_tname(card >> 2))
+            self._ev = None
+            if is_treasure_card(card):
+                self._say("draws", seat=p, deck=self._deck_no + 1, **_card_params(card))
+                if self.visible_treasure == card_treasure(card):
+                    self._say("already-visible", treasure=_tname(card_treasure(card)))
                     self._take_sought(p)
                     p = self._next_active(p)
                     continue
                 self._phase = SEARCH
                 return
+            self._say("draws-event", seat=p, event=EVENT_NAMES[card], deck=self._deck_no + 1)
             if card == SANDSTORM:
                 self._rot = (self._rot + 2) & 3
                 self._say("box-half-turn")
@@ -722,7 +736,7 @@ class TreasureState(State[TreasureMove]):
             if card == DANGER:
                 self._phase = DANGER_NAME
                 return
-            if card == POKER:
+            if card == POKER_CARD:
                 self._phase = POKER_NAME
                 return
             # MIRAGE
@@ -735,8 +749,8 @@ class TreasureState(State[TreasureMove]):
             taken = hand[self._chance(len(hand))]
             self._remove_card(neighbour, taken)
             self._add_card(p, taken)
-            self._say("takes-at-random", seat=p, seat_from=neighbour, **_card(taken))
-            self._ev = (neighbour, taken)
+            self._say("takes-at-random", seat=p, seat_from=neighbour, **_card_params(taken))
+            self._ev = MirageEvent(neighbour, taken)
             self._phase = MIRAGE_SLIDE
             return
 
@@ -930,142 +944,18 @@ class TreasureState(State[TreasureMove]):
 
     def event_view(self) -> dict[str, Any] | None:
         """The event under way as the view shows it (``None`` outside events)."""
-        event: dict[str, Any] | None = None
-        ev = self._ev
-        phase = self._phase
-        if phase in (GIFT_GIVE,):
-            event = {"treasure": _tname(ev[0]), "givers": list(ev[1:]), "to": self._owner}
-        elif phase == DANGER_SLIDE:
-            event = {
-                "named": [_tname(ev[0]), _tname(ev[1])],
-                "revealed": [_tname(t) for t in ev[2:]],
-            }
-        elif phase in (MIRAGE_SLIDE, MIRAGE_GIVE):
-            event = {"neighbour": ev[0]}
-            if phase == MIRAGE_SLIDE:
-                event["card"] = CARD_NAMES[ev[1]]
-        elif phase == POKER_SLIDE:
-            event = {"opponent": ev[0], "treasure": _tname(ev[1]), "challenger": self._owner}
-        if phase in GIVE_PHASES:
-            cards, to = self._give_options()
-            event = {**(event or {}), "may_give": [CARD_NAMES[x] for x in cards], "to": list(to)}
-        return event
+        return event_view(self)
 
     # -- hidden information -------------------------------------------------------
-
-    def _spot_info(self, s: int) -> dict[str, Any]:
-        return {"spot": VIEW_NAME[self._rot][s], "box": INTERNAL_NAMES[s], "index": s}
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Everything public: the board as seen now, every token revealed so far, cards.
 
-        Every reveal is seen by the whole table, so the public part is the same
-        for all seats; what a player *remembers* of it is modelled by the agents,
-        not here. ``revealed`` lists each spot ever revealed (tokens never move,
-        so a spot and its token are the whole history) with the ply it was last
-        revealed at and how often; ``visible`` is the one token on show now.
-        The seat only changes which part of the history is called new:
-        ``recent`` (the reveals) and ``news`` (what happened, in words) run from
-        the seat's own last slide, so a screen can replay what the table saw
-        while others moved; the spectator gets those of the last move. Spot
-        names are given as seen now (``spot``) and in box coordinates (``box``,
-        ``index``).
+        See :mod:`.views` for what is in it and why ``recent`` and ``news``
+        depend on the seat.
         """
         self._check_viewer(player)
-        v = self._view_header(player)
-        rot = self._rot
-        rows, cols = view_dims(rot)
-        c = self._colors
-        board = []
-        order = VIEW_ORDER[rot]
-        for r in range(rows):
-            board.append(
-                "".join(COLOR_CHARS[(c >> (s << 1)) & 3] for s in order[r * cols : (r + 1) * cols])
-            )
-        # one pass over the reveals, newest first: the last reveal of every spot,
-        # how often it was revealed, and what the table saw since this seat last slid
-        since = self._ply if player is None else 0
-        recent: list[tuple[int, int, int]] = []
-        looking = True
-        last: dict[int, list[int]] = {}
-        log = self._reveals
-        while log is not None:
-            log, item = log
-            ply, s, who = item
-            seen = last.get(s)
-            if seen is None:
-                last[s] = [ply, 1]
-            else:
-                seen[1] += 1
-            if looking:
-                if player is None and ply < since:
-                    looking = False
-                elif ply > 0:
-                    recent.append(item)
-                if who == player or len(recent) == RECENT_LIMIT:
-                    since = ply
-                    looking = False
-        recent.reverse()
-        news: list[dict[str, Any]] = []
-        log = self._news
-        while log is not None:
-            log, (ply, code, params) = log
-            if ply < since or len(news) == RECENT_LIMIT:
-                break
-            news.append(news_item(code, params, self.names))
-        news.reverse()
-        revealed = []
-        for s in sorted(last):
-            ply, times = last[s]
-            info = self._spot_info(s)
-            info.update({"token": TOKEN_NAMES[self._tokens[s]], "ply": ply, "times": times})
-            revealed.append(info)
-        visible = self._spot_info(self._empty)
-        visible["token"] = TOKEN_NAMES[self._tokens[self._empty]]
-        fields = [
-            {
-                "treasure": None if t is None else TREASURES[t].name,
-                "spots": [VIEW_NAME[rot][s] for s in FIELD_SPOTS[f]],
-            }
-            for f, t in enumerate(self.field_treasures())
-        ]
-        over = self._phase == OVER
-        search = None
-        if not over:
-            card = self._card
-            search = {"card": CARD_NAMES[card], "owner": self._owner}
-            if card < 48:
-                search.update({"treasure": TREASURES[card >> 2].name, "points": card_points(card)})
-        event = self.event_view()
-        phase = self._phase
-        left = sorted(CARD_NAMES[c] for c in self.deck_left())
-        v.update(
-            {
-                "rotation": rot,
-                "rows": rows,
-                "cols": cols,
-                "board": board,
-                "visible": visible,
-                "revealed": revealed,
-                "fields": fields,
-                "phase": PHASE_NAMES[phase],
-                "search": search,
-                "event": event,
-                "deck": self.deck_number,
-                "deck_left": left,
-                "decks_left": self.decks_left(),
-                "hands": [[CARD_NAMES[x] for x in h] for h in self._hands],
-                "eliminated": [bool(self._out >> p & 1) for p in range(self.players)],
-                "slides": self._slides,
-                "news": news,
-                "recent": [
-                    {**self._spot_info(s), "token": TOKEN_NAMES[self._tokens[s]], "player": who}
-                    for _, s, who in recent
-                ],
-                "end": self._end or None,
-            }
-        )
-        return v
+        return full_view(self, self._view_header(player), player, RECENT_LIMIT)
 
     def determinize(self, player: int | None, rng: Rng) -> TreasureState:
         """Re-hide what nobody has seen: unrevealed treasure spots and the deck order.
@@ -1079,6 +969,22 @@ class TreasureState(State[TreasureMove]):
         self._check_viewer(player)
         other = self.copy()
         other._rng = rng.fork()
+        other._tokens = self._guess_tokens(rng)
+        other._decks = self._guess_decks(rng)
+        base, guessed_tokens, guessed_decks = self._setup, other._tokens, other._decks
+
+        def setup() -> dict[str, Any]:
+            out = dict(base)
+            out["tokens"] = token_rows(guessed_tokens)
+            out["decks"] = [[CARD_NAMES[x] for x in d] for d in guessed_decks]
+            return out
+
+        other._setup = LazySetup(setup)
+        other.seed = None
+        return other
+
+    def _guess_tokens(self, rng: Rng) -> tuple[int, ...]:
+        """A token layout that agrees with every spot revealed so far."""
         known = self._known
         tokens = [BLANK] * SPOTS
         open_fields = []
@@ -1097,7 +1003,10 @@ class TreasureState(State[TreasureMove]):
         for f, token in zip(open_fields, free, strict=True):
             spots = [s for s in FIELD_SPOTS[f] if not known >> s & 1]
             tokens[spots[rng.below(len(spots))]] = token
-        other._tokens = tuple(tokens)
+        return tuple(tokens)
+
+    def _guess_decks(self, rng: Rng) -> tuple[tuple[int, ...], ...]:
+        """The decks with the cards not drawn yet in a new order (each deck's own)."""
         decks = []
         for d, deck in enumerate(self._decks):
             if d < self._deck_no:
@@ -1113,26 +1022,11 @@ class TreasureState(State[TreasureMove]):
             for i, card in zip(where, cards, strict=True):
                 new[i] = card
             decks.append(tuple(new))
-        other._decks = tuple(decks)
-        base, guessed_tokens, guessed_decks = self._setup, other._tokens, other._decks
-
-        def setup() -> dict[str, Any]:
-            out = dict(base)
-            out["tokens"] = _token_rows(guessed_tokens)
-            out["decks"] = [[CARD_NAMES[x] for x in d] for d in guessed_decks]
-            return out
-
-        other._setup = LazySetup(setup)
-        other.seed = None
-        return other
+        return tuple(decks)
 
     def setup(self) -> Mapping[str, Any]:
         """The explicit setup (a guess's is written out only now: see :mod:`..lazy`)."""
         return plain_setup(self._setup)
-
-
-def _token_rows(tokens: Sequence[int]) -> list[list[str]]:
-    return [[TOKEN_NAMES[tokens[r * COLS + c]] for c in range(COLS)] for r in range(ROWS)]
 
 
 class TreasureGame(Game[TreasureMove]):
@@ -1208,16 +1102,13 @@ class TreasureGame(Game[TreasureMove]):
         rng.shuffle(colours)
         colours.insert(empty, 0)
         decks = []
-        for deck in _decks_of(variant):
+        for deck in decks_of(variant):
             cards = list(deck)
             rng.shuffle(cards)
             decks.append([CARD_NAMES[x] for x in cards])
         return {
-            "tokens": _token_rows(tokens),
-            "pyramids": [
-                "".join(COLOR_CHARS[colours[r * COLS + c]] for c in range(COLS))
-                for r in range(ROWS)
-            ],
+            "tokens": token_rows(tokens),
+            "pyramids": pyramid_rows(colours),
             "decks": decks,
             "first_player": first,
         }
@@ -1227,15 +1118,15 @@ class TreasureGame(Game[TreasureMove]):
     ) -> TreasureState:
         if not isinstance(setup, Mapping):
             raise RecordError("setup", "must be an object")
-        tokens = _read_tokens(setup.get("tokens"), bool(variant["shuffle_fields"]))
-        colours, empty = _read_pyramids(setup.get("pyramids"))
+        tokens = read_tokens(setup.get("tokens"), bool(variant["shuffle_fields"]))
+        colours, empty = read_pyramids(setup.get("pyramids"))
         if tokens[empty] != BLANK:
             raise RecordError(
                 "setup.pyramids",
                 "the empty spot {spot} must be on a blank token",
                 spot=INTERNAL_NAMES[empty],
             )
-        decks = _read_decks(setup.get("decks"), _decks_of(variant))
+        decks = read_decks(setup.get("decks"), decks_of(variant))
         first = check_first_player(setup, players, variant)
         state = TreasureState.__new__(TreasureState)
         state._init_base(setup, players, variant)
@@ -1253,7 +1144,7 @@ class TreasureGame(Game[TreasureMove]):
         state._phase = SEARCH
         state._card = -1
         state._card_deck = 0
-        state._ev = ()
+        state._ev = None
         state._known = 1 << empty
         state._reveals = (None, (0, empty, first))
         state._slides = 0
@@ -1267,204 +1158,14 @@ class TreasureGame(Game[TreasureMove]):
     def move_to_str(self, state: State[TreasureMove], move: TreasureMove) -> str:
         """Slides as the players see the board (``e2``; turned: ``e2=C4`` adds the box name);
         ``name sphinx mummy``; ``poker p2 lamp``; ``give mummy/2 to p3``."""
-        kind = move.kind
-        if kind == "slide":
-            rot = state.rotation if isinstance(state, TreasureState) else 0
-            seen = VIEW_NAME[rot][move.a]
-            return seen if rot == 0 else f"{seen}={INTERNAL_NAMES[move.a]}"
-        if kind == "name":
-            return f"name {_tname(move.a)} {_tname(move.b)}"
-        if kind == "poker":
-            return f"poker p{move.a + 1} {_tname(move.b)}"
-        return f"give {CARD_NAMES[move.a]} to p{move.b + 1}"
+        rotation = state.rotation if isinstance(state, TreasureState) else 0
+        return notation.move_to_str(rotation, move)
 
     def parse_move(self, state: State[TreasureMove], text: str) -> TreasureMove:
         """Read a move; spot names follow the board as the players see it now."""
         if not isinstance(state, TreasureState):
             raise NotationError("not a treasure-hunt position", text)
-        words = text.strip().lower().split()
-        if not words:
-            raise NotationError("type a move: a spot like c4, or see 'moves'", text)
-        head = words[0]
-        if len(words) == 1:
-            return self._parse_slide(state, head, text)
-        if head == "name" and len(words) == 3:
-            a, b = (_treasure_word(w, text) for w in words[1:])
-            if a == b:
-                raise NotationError("name two different treasures", text)
-            return TreasureMove("name", min(a, b), max(a, b))
-        if head == "poker" and len(words) == 3:
-            return TreasureMove(
-                "poker", _seat_word(words[1], state.players, text), _treasure_word(words[2], text)
-            )
-        if head == "give" and len(words) in (2, 3, 4):
-            card = CARD_BY_NAME.get(words[1])
-            if card is None or card >= 48:
-                raise NotationError(
-                    "'{word}' is not a treasure card like mummy/2", text, word=words[1]
-                )
-            rest = [w for w in words[2:] if w != "to"]
-            if rest:
-                to = _seat_word(rest[0], state.players, text)
-            else:
-                _, seats = state._give_options()
-                if not seats:
-                    # not a typo but the wrong moment: let the rules say why
-                    return TreasureMove("give", card, -1)
-                if len(seats) != 1:
-                    raise NotationError("say who receives the card: give mummy/2 to p2", text)
-                to = seats[0]
-            return TreasureMove("give", card, to)
-        raise NotationError(
-            "'{text}' is not a move: type a spot like c4, 'name sphinx mummy', "
-            "'poker p2 lamp' or 'give mummy/2 to p2'",
-            text,
-            text=text,
-        )
-
-    def _parse_slide(self, state: TreasureState, word: str, text: str) -> TreasureMove:
-        seen, eq, box = word.partition("=")
-        rot = state.rotation
-        spot = SPOT_BY_VIEW[rot].get(seen)
-        if spot is None:
-            rows, cols = view_dims(rot)
-            raise NotationError(
-                "'{word}' is not a spot: columns a-{last_column}, rows 1-{rows} "
-                "as you see the board",
-                text,
-                word=seen,
-                last_column=chr(ord("a") + cols - 1),
-                rows=rows,
-            )
-        if eq and SPOT_BY_INTERNAL.get(box.upper()) != spot:
-            raise NotationError(
-                "{spot} as the board is seen now is {box} in box coordinates, not {given}",
-                text,
-                spot=seen,
-                box=INTERNAL_NAMES[spot],
-                given=box.upper(),
-            )
-        return SLIDES[spot]
-
-
-def _treasure_word(word: str, text: str) -> int:
-    t = parse_treasure(word)
-    if t is None:
-        raise NotationError(
-            "'{word}' is not a treasure (treasures: {choices})",
-            text,
-            word=word,
-            choices=", ".join(tr.name for tr in TREASURES),
-        )
-    return t
-
-
-def _seat_word(word: str, players: int, text: str) -> int:
-    w = word[1:] if word.startswith("p") else word
-    if not w.isdigit() or not 1 <= int(w) <= players:
-        raise NotationError(
-            "'{word}' is not a player: p1 to p{count}", text, word=word, count=players
-        )
-    return int(w) - 1
-
-
-# -- reading a setup -------------------------------------------------------------------
-
-
-def _read_tokens(rows: Any, shuffled: bool) -> tuple[int, ...]:
-    if not isinstance(rows, list) or len(rows) != ROWS:
-        raise RecordError(
-            "setup.tokens", "must be {rows} rows of {cols} token names", rows=ROWS, cols=COLS
-        )
-    tokens: list[int] = []
-    for r, row in enumerate(rows):
-        if not isinstance(row, list) or len(row) != COLS:
-            raise RecordError(f"setup.tokens[{r}]", "must list {cols} token names", cols=COLS)
-        for c, name in enumerate(row):
-            token = TOKEN_BY_NAME.get(name) if isinstance(name, str) else None
-            if token is None:
-                raise RecordError(
-                    f"setup.tokens[{r}][{c}]",
-                    "{value} is not 'blank' or a treasure name",
-                    value=repr(name),
-                )
-            tokens.append(token)
-    for f in range(FIELDS):
-        inside = [tokens[s] for s in FIELD_SPOTS[f] if tokens[s] != BLANK]
-        if len(inside) != 1:
-            raise RecordError(
-                "setup.tokens", "field {number} must hold exactly one treasure token", number=f
-            )
-        if not shuffled and inside[0] != f + 1:
-            raise RecordError(
-                "setup.tokens",
-                "field {number} must hold the {treasure} (variant shuffle_fields is off)",
-                number=f,
-                treasure=TREASURES[f].name,
-            )
-    if sorted(t for t in tokens if t != BLANK) != list(range(1, N_TREASURES + 1)):
-        raise RecordError("setup.tokens", "must hold every treasure exactly once")
-    return tuple(tokens)
-
-
-def _read_pyramids(rows: Any) -> tuple[int, int]:
-    if not isinstance(rows, list) or len(rows) != ROWS:
-        raise RecordError(
-            "setup.pyramids",
-            "must be {rows} strings of {cols} of R, Y, B, '.'",
-            rows=ROWS,
-            cols=COLS,
-        )
-    colours = 0
-    empties = []
-    for r, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != COLS or any(ch not in "RYB." for ch in row):
-            raise RecordError(f"setup.pyramids[{r}]", "must be {cols} of R, Y, B or '.'", cols=COLS)
-        for c, ch in enumerate(row):
-            s = r * COLS + c
-            if ch == ".":
-                empties.append(s)
-            colours |= COLOR_CHARS.index(ch) << (s << 1)
-    if len(empties) != 1:
-        raise RecordError("setup.pyramids", "exactly one spot must be empty ('.')")
-    return colours, empties[0]
-
-
-def _decks_of(variant: Mapping[str, VariantValue]) -> tuple[tuple[int, ...], ...]:
-    """The three decks this variant plays with (deck 3 without the game-over card if off)."""
-    if variant.get("game_over_card", True):
-        return DECKS
-    return (*DECKS[:2], tuple(c for c in DECKS[2] if c != GAME_OVER))
-
-
-def _read_decks(decks: Any, expected: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
-    if not isinstance(decks, list) or len(decks) != 3:
-        raise RecordError("setup.decks", "must be the three decks, each a list of card names")
-    out = []
-    for d, deck in enumerate(decks):
-        if not isinstance(deck, list):
-            raise RecordError(f"setup.decks[{d}]", "must be a list of card names")
-        cards = []
-        for i, name in enumerate(deck):
-            card = CARD_BY_NAME.get(name) if isinstance(name, str) else None
-            if card is None:
-                raise RecordError(
-                    f"setup.decks[{d}][{i}]", "{value} is not a card name", value=repr(name)
-                )
-            cards.append(card)
-        if sorted(cards) != sorted(expected[d]):
-            if d < 2:
-                raise RecordError(
-                    f"setup.decks[{d}]", "must hold exactly the cards of deck {deck}", deck=d + 1
-                )
-            raise RecordError(
-                f"setup.decks[{d}]",
-                "must hold exactly the cards of deck {deck} "
-                "(with the game-over card only if variant game_over_card)",
-                deck=d + 1,
-            )
-        out.append(tuple(cards))
-    return tuple(out)
+        return notation.parse_move(state, text)
 
 
 GAME = TreasureGame()

@@ -6,8 +6,9 @@ never change: card names are written in records and the deck contents are
 checked when a record is read.
 
 Card *types* are small ints. A treasure card is ``treasure * 4 + points - 1``
-(0..47), so its treasure is ``card >> 2`` and its points ``(card & 3) + 1``;
-the six event cards follow as 48..53. Identical cards (deck 1 holds four
+(0..47: :func:`treasure_card`), so :func:`card_treasure` and :func:`card_points`
+read it back; the six event cards follow as 48..53 (:func:`is_treasure_card`
+tells them apart). Identical cards (deck 1 holds four
 treasures twice, worth 1 each) are the same type: nobody can tell them apart,
 so no move needs to.
 """
@@ -44,16 +45,16 @@ TREASURES: tuple[Treasure, ...] = (
     Treasure("cat", "CA", "a cat statue"),
 )
 N_TREASURES = len(TREASURES)
+#: card types below this are treasure cards (four per treasure); the events follow
+TREASURE_CARD_TYPES = 4 * N_TREASURES
 
 #: Token values: 0 is a blank token, ``t + 1`` the token of treasure ``t``.
 BLANK = 0
 
-SANDSTORM = 48
-GIFT = 49
-DANGER = 50
-MIRAGE = 51
-POKER = 52
-GAME_OVER = 53
+#: the six event cards, numbered after the treasure cards (48..53)
+SANDSTORM, GIFT, DANGER, MIRAGE, POKER, GAME_OVER = range(
+    TREASURE_CARD_TYPES, TREASURE_CARD_TYPES + 6
+)
 EVENTS = (SANDSTORM, GIFT, DANGER, MIRAGE, POKER)
 EVENT_NAMES: dict[int, str] = {
     SANDSTORM: "sandstorm",
@@ -63,7 +64,7 @@ EVENT_NAMES: dict[int, str] = {
     POKER: "desert-poker",
     GAME_OVER: "game-over",
 }
-N_CARD_TYPES = 54
+N_CARD_TYPES = GAME_OVER + 1
 
 
 def treasure_card(treasure: int, points: int) -> int:
@@ -72,26 +73,31 @@ def treasure_card(treasure: int, points: int) -> int:
 
 
 def is_treasure_card(card: int) -> bool:
-    """True for treasure cards, False for the six event cards."""
-    return card < 48
+    """True for treasure cards, False for the six event cards (``card`` a card type)."""
+    return card < TREASURE_CARD_TYPES
+
+
+def card_treasure(card: int) -> int:
+    """The treasure a treasure card names (meaningless for an event card)."""
+    return card >> 2
 
 
 def card_points(card: int) -> int:
     """Points of a card (events are worth nothing: they leave the game)."""
-    return (card & 3) + 1 if card < 48 else 0
+    return (card & 3) + 1 if card < TREASURE_CARD_TYPES else 0
 
 
 def card_name(card: int) -> str:
     """Record name: ``"mummy/2"`` for a treasure card, ``"sandstorm"`` for an event."""
-    if card < 48:
-        return f"{TREASURES[card >> 2].name}/{(card & 3) + 1}"
+    if is_treasure_card(card):
+        return f"{TREASURES[card_treasure(card)].name}/{card_points(card)}"
     return EVENT_NAMES[card]
 
 
 def card_label(card: int) -> str:
     """Name shown to players: ``"mummy (2)"`` or ``"Sandstorm"``."""
-    if card < 48:
-        return f"{TREASURES[card >> 2].name} ({(card & 3) + 1})"
+    if is_treasure_card(card):
+        return f"{TREASURES[card_treasure(card)].name} ({card_points(card)})"
     return EVENT_NAMES[card].replace("-", " ").capitalize()
 
 
