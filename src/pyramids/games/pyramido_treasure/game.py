@@ -98,6 +98,7 @@ from pyramids.games.pyramido_treasure.treasures import (
     BLANK,
     CARD_NAMES,
     DANGER,
+    DECKS,
     EVENT_NAMES,
     GAME_OVER,
     GIFT,
