@@ -211,3 +211,13 @@ def check_language(lang: str) -> str:
     if base in LANGUAGES:
         return base
     raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+
+
+def option_label(name: str) -> str:
+    """The English label of a variant option (``face_down`` -> ``Face down``).
+
+    Here, not in :mod:`pyramids.i18n.build`, because the server labels options
+    at run time and the build module imports Babel's extraction machinery.
+    """
+    words = name.replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]

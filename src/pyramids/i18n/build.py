@@ -29,7 +29,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from pyramids.i18n import LANGUAGES, LOCALE_DIR, name_context
+from pyramids.i18n import LANGUAGES, LOCALE_DIR, name_context, option_label
 
 SRC = Path(__file__).resolve().parents[1]
 
@@ -89,12 +89,6 @@ def _registry_messages() -> Iterator[tuple[str, str, str]]:
         for option in game.options:
             yield f"option:{game.id}:{option.name}", option_label(option.name), "registry"
             yield f"option-doc:{game.id}:{option.name}", option.doc, "registry"
-
-
-def option_label(name: str) -> str:
-    """The English label of a variant option (``face_down`` -> ``Face down``)."""
-    words = name.replace("_", " ").replace("-", " ")
-    return words[:1].upper() + words[1:]
 
 
 def template(domain: str) -> Catalog:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING
 
 from pyramids.i18n import DEFAULT
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "web" / "rules"
 
@@ -29,6 +31,10 @@ class RulesPage:
 
 
 def _renderer() -> MarkdownIt:
+    # imported on the first page asked for, not at start-up (60 modules the server's
+    # first start would otherwise compile before it answers)
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 
     def table_open(renderer, tokens, idx, options, env):  # type: ignore[no-untyped-def]

@@ -17,8 +17,7 @@ from fastapi.responses import JSONResponse
 
 from pyramids.engine.errors import UnknownGame
 from pyramids.engine.registry import all_games, get_game
-from pyramids.i18n import LANGUAGES, Translator, check_language
-from pyramids.i18n.build import option_label
+from pyramids.i18n import LANGUAGES, Translator, check_language, option_label
 from pyramids.i18n.web import catalog_json
 from pyramids.server.bots import bot_choices
 from pyramids.server.dependencies import Lang
