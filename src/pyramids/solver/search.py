@@ -72,6 +72,7 @@ from pyramids.solver.position import DRAW_CODE as DRAW_CODE  # re-exported: the 
 from pyramids.solver.position import JOKER_CODE as JOKER_CODE
 from pyramids.solver.position import JOKER_RANK as JOKER_RANK
 from pyramids.solver.position import KING, POSITION_BITS, RANKS, Position
+from pyramids.solver.transitions import legal_codes, step
 
 WIN = "win"
 LOSE = "lose"
@@ -456,8 +457,6 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
     whatever the deal, while the depth-first search could spend a whole
     sample's time budget on one lost move.
     """
-    from pyramids.solver.transitions import legal_codes, step  # it imports this module
-
     full = pos.layout.full_mask
     per_move: dict[int, str] = {}
     nodes = 0
