@@ -109,6 +109,8 @@ _JOKERS_AT = 2 * POSITION_BITS
 _JOKERS_FIELD = 0xFF << _JOKERS_AT
 #: a table value above every stock pointer: "not known lost with any stock"
 _NEVER_LOST = 1 << 30
+#: one joker in the jokers field
+_ONE_JOKER = 1 << _JOKERS_AT
 
 # Rank counts, the currency of the two rank tests: one 3-bit field per rank
 # index r at bit 3·r (there are never more than 4 cards of a rank).
@@ -214,8 +216,12 @@ class _Tables:
     def __init__(self, pos: Position) -> None:
         layout = pos.layout
         self.full = layout.full_mask
-        self.covers = layout.covers
-        self.covered_by = layout.covered_by
+        #: opens[i]: (the positions lying on it, its bit) for each card position i lies on:
+        #: the card is free once none of those is left
+        self.opens = [
+            tuple((layout.covered_by[p], 1 << p) for p in layout.covers[i])
+            for i in range(layout.size)
+        ]
         self.ranks = pos.ranks
         self.stock = pos.stock_ranks
         n = len(self.stock)
@@ -274,9 +280,9 @@ class _Tables:
         """
         removed |= 1 << i
         free ^= 1 << i
-        for p in self.covers[i]:
-            if not self.covered_by[p] & ~removed:
-                free |= 1 << p
+        for over, below in self.opens[i]:
+            if not over & ~removed:
+                free |= below
         return removed, free
 
 
@@ -292,15 +298,27 @@ def _unreachable(left: int, reach: int, wrap: bool, steps_from: int = _LOW) -> b
     rank. Only the ranks in ``steps_from`` lead on (strict golf: nothing goes
     on a King, so a King is reached but leads nowhere).
     """
+    step, king_at = _COUNT_BITS, _KING_AT  # bound once: locals are read fastest
     while True:
         source = reach & steps_from
-        near = source << _COUNT_BITS | source >> _COUNT_BITS
+        near = source << step | source >> step
         if wrap:
-            near |= source >> _KING_AT | (source & 1) << _KING_AT
+            near |= source >> king_at | (source & 1) << king_at
         more = near & left & ~reach
         if not more:
             return bool(left & ~reach)
         reach |= more
+
+
+#: per chain (0: the even ranks, 1: the odd ones), for each rank r of it: where the
+#: counts of rank r and of its predecessors (rank r + 1's field; the King's: _CARRY) are
+_CHAIN_SHIFTS = tuple(
+    tuple(
+        (_COUNT_BITS * r, _COUNT_BITS * (r + 1) if r < KING else _CARRY)
+        for r in range(first, RANKS, 2)
+    )
+    for first in (0, 1)
+)
 
 
 def _chain(fields: int, first: int, rest: int) -> tuple[int, int]:
@@ -312,12 +330,13 @@ def _chain(fields: int, first: int, rest: int) -> tuple[int, int]:
     ``rest`` is what the predecessor before the chain still offers. Returns
     (cards left without a predecessor, predecessors left after the chain).
     """
+    mask = _COUNT_MASK
     short = 0
-    for r in range(first, RANKS, 2):
-        need = fields >> _COUNT_BITS * r & _COUNT_MASK
+    for need_at, cap_at in _CHAIN_SHIFTS[first]:
+        need = fields >> need_at & mask
         take = need if need < rest else rest
         need -= take
-        cap = fields >> (_COUNT_BITS * (r + 1) if r < KING else _CARRY) & _COUNT_MASK
+        cap = fields >> cap_at & mask
         take = need if need < cap else cap
         short += need - take
         rest = cap - take
@@ -574,12 +593,15 @@ def _clear_search(
     ``jokers``: whether the round has any (then a loss with the joker on the
     waste covers every waste). ``prune=False``: no table and no rank tests.
 
-    One function with its tables bound as closure variables, for speed (a
-    Python call per node is the main cost): the key packing and the move
-    step are written out in the loop, with the layouts named above.
+    ``dfs`` stays one function, for speed (a Python call per node is the main
+    cost): its per-position tables are closure variables, the bit layouts
+    named module constants (a closure variable is copied into every call, a
+    global only read where used: measured, globals cost less here), and the
+    key packing and the move step are written out in the loop. Only the rare
+    steps are helpers: recording a loss for fewer jokers (``lost``) and
+    writing down a win (``won``).
     """
-    full, covers, covered_by = t.full, t.covers, t.covered_by
-    ranks, stock, follow = t.ranks, t.stock, t.follow
+    full, opens, ranks, stock, follow = t.full, t.opens, t.ranks, t.stock, t.follow
     nstock = len(stock)
     stock_counts, blocks, gives, rank_field = t.stock_counts, t.blocks, t.gives, t.rank_field
     bound_of = _rank_bound(t.wrap, t.steps_from)
@@ -607,7 +629,14 @@ def _clear_search(
             if lost_with(k, _NEVER_LOST) > sp:
                 failed[k] = sp
 
+    def won(move: int, drawn: int) -> bool:
+        """Write down ``move`` and the ``drawn`` forced turns before it (the line is reversed)."""
+        line.append(move)
+        line.extend([DRAW_CODE] * drawn)
+        return True
+
     def dfs(removed: int, free: int, sp: int, w: int, jk: int, cnt: int, pc: int) -> bool:
+        """Whether the state can be cleared (the fields are those of :class:`_Node`)."""
         nonlocal nodes, check_at
         nodes += 1
         if nodes >= check_at:
@@ -656,41 +685,25 @@ def _clear_search(
                 if jk:
                     lost(key, sp, jk)
                 return False
-        if not playable:
-            children: list[tuple[int, int, int]] = []
-        elif playable & (playable - 1):
-            # Several choices: first a card after which the run can go on, then the
-            # card with most cards still waiting under it.
-            order: list[tuple[int, int, int, int, int]] = []
-            rest = ~removed
-            while playable:
-                i = playable.bit_length() - 1
-                bit = 1 << i
-                playable ^= bit
-                nr = removed | bit
-                nf = free ^ bit
-                for p in covers[i]:
-                    if not covered_by[p] & ~nr:
-                        nf |= 1 << p
-                order.append(
-                    (1 if nf & follow[ranks[i]] else 0, (blocks[i] & rest).bit_count(), i, nr, nf)
-                )
-            order.sort(reverse=True)
-            children = [(i, nr, nf) for _, _, i, nr, nf in order]
-        else:
+        # The plays: (the run can go on after it, cards still waiting under it, position,
+        # removed and free after it), tried in that order, highest first.
+        children: list[tuple[bool, int, int, int, int]] = []
+        rest = ~removed
+        while playable:
             i = playable.bit_length() - 1
             bit = 1 << i
+            playable ^= bit
             nr = removed | bit
             nf = free ^ bit
-            for p in covers[i]:
-                if not covered_by[p] & ~nr:
-                    nf |= 1 << p
-            children = [(i, nr, nf)]
-        for i, nr, nf in children:
+            for over, below in opens[i]:
+                if not over & ~nr:
+                    nf |= below
+            children.append((nf & follow[ranks[i]] != 0, (blocks[i] & rest).bit_count(), i, nr, nf))
+        if len(children) > 1:
+            children.sort(reverse=True)
+        for _, _, i, nr, nf in children:
             if nr == full:
-                line.append(i)
-                line.extend([DRAW_CODE] * drawn)
-                return True
+                return won(i, drawn)
             r = ranks[i]
             if prune:
                 # a child already known lost is not worth a call
@@ -700,9 +713,7 @@ def _clear_search(
                 ) <= sp:
                     continue
             if dfs(nr, nf, sp, r, jk, cnt - rank_field[r], pc - gives[i]):
-                line.append(i)
-                line.extend([DRAW_CODE] * drawn)
-                return True
+                return won(i, drawn)
         if sp < nstock:
             turned = stock[sp]
             after = free & follow[turned]
@@ -712,15 +723,12 @@ def _clear_search(
                 and lost_with(removed | after << _PLAYABLE_AT | jokers_key, _NEVER_LOST) <= sp + 1
             )
             if not skip and dfs(removed, free, sp + 1, turned, jk, cnt, pc):
-                line.extend([DRAW_CODE] * (drawn + 1))
-                return True
+                return won(DRAW_CODE, drawn)
         if jk:
-            fewer = removed | free << _PLAYABLE_AT | jokers_key - (1 << _JOKERS_AT)
+            fewer = removed | free << _PLAYABLE_AT | jokers_key - _ONE_JOKER
             skip = prune and lost_with(fewer, _NEVER_LOST) <= sp
             if not skip and dfs(removed, free, sp, JOKER_RANK, jk - 1, cnt, pc):
-                line.append(JOKER_CODE)
-                line.extend([DRAW_CODE] * drawn)
-                return True
+                return won(JOKER_CODE, drawn)
         if prune:
             failed[key] = sp
             if jk:
@@ -733,11 +741,21 @@ def _clear_search(
     return _ClearSearch(dfs, line, count)
 
 
+def _score_key(removed: int, sp: int, w: int, jk: int, run: int) -> int:
+    """Score mode's memo key of a state (the layout: ``_SCORE_TURNED_AT`` ...)."""
+    return (
+        removed
+        | sp << _SCORE_TURNED_AT
+        | w << _SCORE_WASTE_AT
+        | jk << _SCORE_JOKERS_AT
+        | run << _SCORE_RUN_AT
+    )
+
+
 def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result:
     """Score mode: the best score from ``pos`` on, by memoised search, and its line."""
     t = _Tables(pos)
-    full, covers, covered_by = t.full, t.covers, t.covered_by
-    ranks, stock, follow = t.ranks, t.stock, t.follow
+    full, opens, ranks, stock, follow = t.full, t.opens, t.ranks, t.stock, t.follow
     nstock = len(stock)
     size = pos.layout.size
     # Golf scores only at the end; the pyramid family scores every step.
@@ -751,7 +769,7 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
 
     def best(removed: int, free: int, sp: int, w: int, jk: int, run: int) -> int:
         nonlocal nodes, check_at
-        key = (
+        key = (  # _score_key, written out: a call per state would cost more than the state
             removed
             | sp << _SCORE_TURNED_AT
             | w << _SCORE_WASTE_AT
@@ -777,9 +795,9 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
                 value = gain + (nstock - sp if golf else CLEAR_BONUS)
             else:
                 nf = free ^ bit
-                for p in covers[i]:
-                    if not covered_by[p] & ~nr:
-                        nf |= 1 << p
+                for over, below in opens[i]:
+                    if not over & ~nr:
+                        nf |= below
                 value = gain + best(nr, nf, sp, ranks[i], jk, run + 1)
             if value > top:
                 top, choice = value, i
@@ -807,14 +825,7 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
     line: list[int] = []
     removed, free, sp, w, jk, run = pos.removed, pos.free, 0, t.waste, pos.jokers, pos.run
     while True:
-        key = (
-            removed
-            | sp << _SCORE_TURNED_AT
-            | w << _SCORE_WASTE_AT
-            | jk << _SCORE_JOKERS_AT
-            | run << _SCORE_RUN_AT
-        )
-        _, choice = memo[key]
+        _, choice = memo[_score_key(removed, sp, w, jk, run)]
         if choice == _ROUND_ENDS:
             break
         line.append(choice)
