@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pyramids.solver.position import deal_position
-from pyramids.solver.search import DEFAULT_MAX_NODES, LOSE, UNKNOWN, WIN, solve
+from pyramids.solver.search import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, LOSE, UNKNOWN, WIN, solve
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Job:
     jokers: int | None = None
     mode: str = "clear"
     max_nodes: int = DEFAULT_MAX_NODES
-    max_seconds: float = 60.0
+    max_seconds: float = DEFAULT_MAX_SECONDS
     #: golf under PySolFC's rule, nothing on a King (see :class:`~.position.Position`)
     strict: bool = False
 

@@ -37,32 +37,21 @@ cards, so they are computed once per layout and kept (:func:`_shape_of`).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from pyramids.games.piramides.layout import Layout
-from pyramids.solver.position import JOKER, Position
+from pyramids.solver.budget import SearchLimit, next_check
+from pyramids.solver.position import DRAW_CODE, JOKER_CODE, JOKER_RANK, RANKS, Position
 
-#: the waste index that stands for a joker (any card may follow); bit 13 of a field
-JOKER_RANK = 13
+#: the joker's bit in a layer field (any card may follow it)
 _JOKER_BIT = 1 << JOKER_RANK
-
-#: move codes in a line (the same as :mod:`.search`'s)
-DRAW_CODE = -1
-JOKER_CODE = -2
-
 #: bits per layer field: one per waste rank and the joker
-_FIELD = 14
+_FIELD = JOKER_RANK + 1
 #: removed sets handled between two looks at the clock
 _CHECK_EVERY = 256
 
-
-class LayerLimit(Exception):
-    """The node or time budget was spent before the answer was known (after ``nodes``)."""
-
-    def __init__(self, nodes: int) -> None:
-        super().__init__(f"limit reached after {nodes} removed sets")
-        self.nodes = nodes
+#: the node or time budget was spent (:mod:`.budget`; ``nodes``: removed sets handled)
+LayerLimit = SearchLimit
 
 
 @dataclass(frozen=True)
@@ -135,7 +124,7 @@ def _puts(layers: int) -> list[list[int]]:
     puts = _PUTS.get(layers)
     if puts is None:
         puts = _PUTS[layers] = [
-            [0] + [1 << (p - p % _FIELD + r) for p in range(_FIELD * layers)] for r in range(13)
+            [0] + [1 << (p - p % _FIELD + r) for p in range(_FIELD * layers)] for r in range(RANKS)
         ]
     return puts
 
@@ -143,6 +132,45 @@ def _puts(layers: int) -> list[list[int]]:
 def _lowest(bits: int) -> int:
     """Index of the lowest set bit of a non-zero int."""
     return (bits & -bits).bit_length() - 1
+
+
+@dataclass(frozen=True)
+class _Masks:
+    """Per-round masks of a pass, from the cards (the two passes build the same ones)."""
+
+    ranks: list[int]
+    stock: list[int]
+    #: fit[i]: the wastes position i's card may go on, in every layer field
+    fit: list[int]
+    #: put[i][p + 1]: position i's rank as the waste in the layer field of bit p
+    put: list[list[int]]
+    #: turns[e]: for a set first reached in layer e, each later layer with its turned card
+    turns: list[int]
+
+
+def _masks_of(pos: Position) -> _Masks:
+    """The masks of ``pos``'s round (a joker on the waste fits every card)."""
+    ranks = pos.ranks
+    stock = pos.stock_ranks
+    layers = len(stock) + 1
+    table = pos.follow
+    # one bit in every layer field: times a waste set, that set in every layer
+    every_layer = sum(1 << _FIELD * s for s in range(layers))
+    fit_of_rank = [
+        (sum(1 << w for w in range(RANKS) if table[w] >> r & 1) | _JOKER_BIT) * every_layer
+        for r in range(RANKS)
+    ]
+    put_of_rank = _puts(layers)
+    turns = [0] * layers
+    for t in range(layers - 1, 0, -1):
+        turns[t - 1] = turns[t] | 1 << (_FIELD * t + stock[t - 1])
+    return _Masks(
+        ranks,
+        stock,
+        [fit_of_rank[r] for r in ranks],
+        [put_of_rank[r] for r in ranks],
+        turns,
+    )
 
 
 def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[bool, list[int], int]:
@@ -157,31 +185,15 @@ def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
     if pos.removed == full:
         return True, [], 0
     shape = _shape_of(layout)
-    ranks = [c % 13 for c in pos.cards]
-    stock = [c % 13 for c in pos.stock]
-    layers = len(stock) + 1
-    table = pos.follow
-    # one bit in every layer field: times a waste set, that set in every layer
-    every_layer = sum(1 << _FIELD * s for s in range(layers))
-    # fit[i]: the wastes position i's card may go on (a joker: any), in every layer
-    fit_of_rank = [
-        (sum(1 << w for w in range(13) if table[w] >> r & 1) | _JOKER_BIT) * every_layer
-        for r in range(13)
-    ]
-    fit = [fit_of_rank[r] for r in ranks]
-    put_of_rank = _puts(layers)
-    put = [put_of_rank[r] for r in ranks]
-    # turns[e]: for a set first reached in layer e, each later layer with its turned card
-    turns = [0] * layers
-    for t in range(layers - 1, 0, -1):
-        turns[t - 1] = turns[t] | 1 << (_FIELD * t + stock[t - 1])
+    m = _masks_of(pos)
+    ranks, stock, fit, put, turns = m.ranks, m.stock, m.fit, m.put, m.turns
     jokers = pos.jokers
     # reached[j][k]: the layer fields of set k with j jokers left (0: not reached)
     reached = [[0] * len(shape.sets) for _ in range(jokers + 1)]
     start = shape.index.get(pos.removed)
     if start is None:
         raise ValueError("removed names a card played before a card lying on it")
-    waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
+    waste = pos.waste_rank
     reached[jokers][start] = 1 << waste
     moves_of = shape.moves
     last = len(shape.sets) - 1  # the full set
@@ -208,9 +220,7 @@ def clear_by_layers(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
         if node:
             nodes += 1
             if nodes >= check_at:
-                if nodes >= max_nodes or time.perf_counter() > deadline:
-                    raise LayerLimit(nodes)
-                check_at = min(nodes + _CHECK_EVERY, max_nodes)
+                check_at = next_check(nodes, max_nodes, deadline, _CHECK_EVERY)
     for j in down:
         if reached[j][last]:
             line = _line_back(shape, reached, j, ranks, stock, fit, (start, waste, jokers))
@@ -277,8 +287,9 @@ def clear_by_levels(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
     the one before it is complete, so every set is handled once, after every
     set it comes from, as in :func:`clear_by_layers`. The first time the full
     set is reached the round is won and the line is read back from the
-    levels. No jokers (golf and tripeaks have none); a *node* is one reached
-    set. Raises :class:`LayerLimit` past ``max_nodes`` nodes or ``deadline``.
+    levels. No jokers to play (golf and tripeaks have none; one already on
+    the waste fits every card); a *node* is one reached set. Raises
+    :class:`LayerLimit` past ``max_nodes`` nodes or ``deadline``.
     """
     if pos.jokers:
         raise ValueError("clear_by_levels plays rounds without jokers")
@@ -287,21 +298,9 @@ def clear_by_levels(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
     if pos.removed == full:
         return True, [], 0
     covers, covered_by = layout.covers, layout.covered_by
-    ranks = [c % 13 for c in pos.cards]
-    stock = [c % 13 for c in pos.stock]
-    layers = len(stock) + 1
-    table = pos.follow
-    every_layer = sum(1 << _FIELD * s for s in range(layers))
-    fit_of_rank = [
-        sum(1 << w for w in range(13) if table[w] >> r & 1) * every_layer for r in range(13)
-    ]
-    fit = [fit_of_rank[r] for r in ranks]
-    put_of_rank = _puts(layers)
-    put = [put_of_rank[r] for r in ranks]
-    turns = [0] * layers
-    for t in range(layers - 1, 0, -1):
-        turns[t - 1] = turns[t] | 1 << (_FIELD * t + stock[t - 1])
-    waste = pos.waste % 13
+    m = _masks_of(pos)
+    ranks, stock, fit, put, turns = m.ranks, m.stock, m.fit, m.put, m.turns
+    waste = pos.waste_rank
     level: dict[int, int] = {pos.removed: 1 << waste}
     frees: dict[int, int] = {pos.removed: pos.free}
     levels = [level]
@@ -312,9 +311,7 @@ def clear_by_levels(pos: Position, max_nodes: int, deadline: float) -> tuple[boo
         for removed, fields in level.items():
             nodes += 1
             if nodes >= check_at:
-                if nodes >= max_nodes or time.perf_counter() > deadline:
-                    raise LayerLimit(nodes)
-                check_at = min(nodes + _CHECK_EVERY, max_nodes)
+                check_at = next_check(nodes, max_nodes, deadline, _CHECK_EVERY)
             first = (fields & -fields).bit_length() - 1
             fields |= turns[first // _FIELD]
             level[removed] = fields

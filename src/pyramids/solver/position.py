@@ -18,6 +18,19 @@ from pyramids.games.piramides import GAME, JOKER, PiramidesState
 from pyramids.games.piramides.cards import NEXT_RANKS, NEXT_RANKS_NO_WRAP, NEXT_RANKS_STRICT
 from pyramids.games.piramides.layout import LAYOUTS, Layout
 
+#: ranks per suit: a card's rank index is ``card % RANKS`` (0 = Ace .. 12 = King)
+RANKS = 13
+#: the rank index of a King (strict golf: nothing goes on it)
+KING = RANKS - 1
+#: the waste rank index that stands for a joker (any card may follow)
+JOKER_RANK = RANKS
+#: move codes in a solver line: a position index, or these two
+DRAW_CODE = -1
+JOKER_CODE = -2
+#: bits of a positions bitmask (golf, the largest layout, has 35 positions): the
+#: searches pack other fields above this many bits
+POSITION_BITS = 36
+
 
 @dataclass(frozen=True)
 class Position:
@@ -42,6 +55,8 @@ class Position:
     strict: bool = False
 
     def __post_init__(self) -> None:
+        if self.layout.size > POSITION_BITS:
+            raise ValueError(f"the solver handles layouts of at most {POSITION_BITS} positions")
         if len(self.cards) != self.layout.size:
             raise ValueError(f"a {self.layout.name} needs {self.layout.size} cards")
         if self.removed & ~self.layout.full_mask:
@@ -55,6 +70,21 @@ class Position:
         if self.strict:
             return NEXT_RANKS_STRICT
         return NEXT_RANKS if self.wrap else NEXT_RANKS_NO_WRAP
+
+    @property
+    def ranks(self) -> list[int]:
+        """The rank index of the card at each layout position (suits never matter)."""
+        return [c % RANKS for c in self.cards]
+
+    @property
+    def stock_ranks(self) -> list[int]:
+        """The rank indices of the stock, next first."""
+        return [c % RANKS for c in self.stock]
+
+    @property
+    def waste_rank(self) -> int:
+        """The waste's rank index, :data:`JOKER_RANK` after a joker."""
+        return JOKER_RANK if self.waste == JOKER else self.waste % RANKS
 
     @property
     def free(self) -> int:
@@ -117,4 +147,16 @@ def deal_position(
     return position_of(deal_state(layout, deal, wrap=wrap, **variant))
 
 
-__all__ = ["JOKER", "Position", "deal_position", "deal_state", "position_of"]
+__all__ = [
+    "DRAW_CODE",
+    "JOKER",
+    "JOKER_CODE",
+    "JOKER_RANK",
+    "KING",
+    "POSITION_BITS",
+    "RANKS",
+    "Position",
+    "deal_position",
+    "deal_state",
+    "position_of",
+]

@@ -28,7 +28,7 @@ Two modes, one idea: depth-first search over compact states.
     the state is lost;
   - *predecessor counting*: each card on the waste is covered by at most one
     card, so the layout cards left need distinct predecessors one rank away
-    (``bound_of`` in :func:`_clear`); more cards without one than jokers
+    (:func:`_rank_bound`); more cards without one than jokers
     left: lost. A layout card all of whose possible successors cover it (the
     pyramid's apex, played last) is no predecessor, and neither is a waste
     card nothing can go on.
@@ -55,7 +55,9 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pyramids.games.piramides import DRAW, PLAY, USE_JOKER, PiramidesMove
 from pyramids.games.piramides.game import (
@@ -64,14 +66,13 @@ from pyramids.games.piramides.game import (
     RUN_STEP,
     STOCK_PENALTY,
 )
-from pyramids.solver.layers import LayerLimit, clear_by_layers
-from pyramids.solver.position import JOKER, Position
-
-#: move codes in a solver line: a position index, or these two
-DRAW_CODE = -1
-JOKER_CODE = -2
-#: the waste rank index that stands for a joker (any card may follow)
-JOKER_RANK = 13
+from pyramids.solver.budget import SearchLimit, next_check
+from pyramids.solver.layers import clear_by_layers
+from pyramids.solver.position import DRAW_CODE as DRAW_CODE  # re-exported: the move codes
+from pyramids.solver.position import JOKER_CODE as JOKER_CODE
+from pyramids.solver.position import JOKER_RANK as JOKER_RANK
+from pyramids.solver.position import KING, POSITION_BITS, RANKS, Position
+from pyramids.solver.transitions import legal_codes, step
 
 WIN = "win"
 LOSE = "lose"
@@ -91,6 +92,63 @@ LAYERED = frozenset({"pyramid"})
 #: costs ≈ 60 ms, while most of their deals fall to the search in a few hundred nodes
 #: and a few lost ones took it seconds
 TRY_FIRST: dict[str, int] = {"tripeaks": 1_000}
+
+#: nodes between two looks at the clock (:mod:`.budget`)
+_CHECK_EVERY = 4096
+
+# --- Bit layouts -------------------------------------------------------------
+#
+# A clear-mode key, the transposition table's (the stock pointer is not in it):
+#   removed positions  bits 0-35   (POSITION_BITS)
+#   playable positions from bit _PLAYABLE_AT (36)
+#   jokers left        from bit _JOKERS_AT (72), 8 bits
+
+_PLAYABLE_AT = POSITION_BITS
+_JOKERS_AT = 2 * POSITION_BITS
+#: the jokers field of a clear-mode key
+_JOKERS_FIELD = 0xFF << _JOKERS_AT
+#: a table value above every stock pointer: "not known lost with any stock"
+_NEVER_LOST = 1 << 30
+#: one joker in the jokers field
+_ONE_JOKER = 1 << _JOKERS_AT
+
+# Rank counts, the currency of the two rank tests: one 3-bit field per rank
+# index r at bit 3·r (there are never more than 4 cards of a rank).
+
+_COUNT_BITS = 3
+#: one count field (the Ace's, at bit 0)
+_COUNT_MASK = 7
+#: the 13 count fields together
+_COUNTS_WIDTH = RANKS * _COUNT_BITS
+#: where the King's count field starts
+_KING_AT = KING * _COUNT_BITS
+#: the lowest bit of each rank's count field
+_LOW = sum(1 << _COUNT_BITS * r for r in range(RANKS))
+#: the count fields of the even and of the odd rank indices
+_EVEN = sum(_COUNT_MASK << _COUNT_BITS * r for r in range(0, RANKS, 2))
+_ODD = sum(_COUNT_MASK << _COUNT_BITS * r for r in range(1, RANKS, 2))
+#: where a chain key keeps its carried-in count (above the 13 rank fields)
+_CARRY = _COUNTS_WIDTH
+#: the bound's cache key: layout counts | givers << _GIVERS_AT | extra << _EXTRA_AT
+_GIVERS_AT = _COUNTS_WIDTH
+_EXTRA_AT = 2 * _COUNTS_WIDTH
+#: the reachability cache key: ranks left | ranks that can reach the waste << _REACH_AT
+_REACH_AT = _COUNTS_WIDTH
+#: a bound is the matching's shortfall (the low bits) plus _CUT if a rank is out of reach
+_CUT = 256
+_SHORTFALL = _CUT - 1
+
+# A score-mode key, the memo's: removed positions (bits 0-35) | stock cards
+# turned (6 bits) | waste rank (4 bits) | jokers left (7 bits) | run length.
+
+_SCORE_TURNED_AT = POSITION_BITS
+_SCORE_WASTE_AT = _SCORE_TURNED_AT + 6
+_SCORE_JOKERS_AT = _SCORE_WASTE_AT + 4
+_SCORE_RUN_AT = _SCORE_JOKERS_AT + 7
+#: the move stored for a state with no move left: the round ends there
+_ROUND_ENDS = 99
+#: below any score: the best value of a state before a move is tried
+_NO_SCORE = -(1 << 30)
 
 
 @dataclass
@@ -136,13 +194,20 @@ def move_to_code(move: PiramidesMove) -> int:
     return move.pos
 
 
-class _Limit(Exception):
-    """Raised inside the search when the node or time budget is spent."""
+def _overall(per_move: dict[int, str]) -> str:
+    """The verdict of a position from those of its moves: one win wins, then unknown."""
+    verdicts = set(per_move.values())
+    return WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
 
 
 def _bits(mask: int) -> list[int]:
     """The positions set in ``mask``."""
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _count_field(rank: int) -> int:
+    """One card of rank index ``rank`` in the packed counts (none for the joker)."""
+    return 1 << _COUNT_BITS * rank if rank < RANKS else 0
 
 
 class _Tables:
@@ -151,34 +216,41 @@ class _Tables:
     def __init__(self, pos: Position) -> None:
         layout = pos.layout
         self.full = layout.full_mask
-        self.covers = layout.covers
-        self.covered_by = layout.covered_by
-        self.ranks = [c % 13 for c in pos.cards]
-        self.stock = [c % 13 for c in pos.stock]
+        #: opens[i]: (the positions lying on it, its bit) for each card position i lies on:
+        #: the card is free once none of those is left
+        self.opens = [
+            tuple((layout.covered_by[p], 1 << p) for p in layout.covers[i])
+            for i in range(layout.size)
+        ]
+        self.ranks = pos.ranks
+        self.stock = pos.stock_ranks
         n = len(self.stock)
-        self.rank_pos = [0] * 13
+        #: one card of each waste rank index in the packed counts (the joker: none)
+        self.rank_field = [_count_field(r) for r in range(JOKER_RANK + 1)]
+        self.rank_pos = [0] * RANKS
         for i, r in enumerate(self.ranks):
             self.rank_pos[r] |= 1 << i
         table = pos.follow
-        # follow[w]: positions whose card may go on a waste of rank w (13 = joker: all)
+        # follow[w]: positions whose card may go on a waste of rank w (the joker: all)
         self.follow = [
-            sum(self.rank_pos[s] for s in range(13) if table[w] >> s & 1) for w in range(13)
+            sum(self.rank_pos[s] for s in range(RANKS) if table[w] >> s & 1) for w in range(RANKS)
         ]
         self.follow.append(self.full)
         remaining = ~pos.removed
-        self.waste = JOKER_RANK if pos.waste == JOKER else pos.waste % 13
-        # stock_counts[sp]: cards per rank still in the stock once sp cards are turned,
-        # packed 3 bits per rank (never more than 4 of a rank)
+        self.waste = pos.waste_rank
+        # stock_counts[sp]: cards per rank still in the stock once sp cards are turned
         # (strict golf: a King passes the waste to nothing, so stock Kings are left out:
         # they are no predecessors, and nothing is reached from them)
         self.stock_counts = [0] * (n + 1)
         for k in range(n - 1, -1, -1):
-            gives = 0 if pos.strict and self.stock[k] == 12 else 1 << 3 * self.stock[k]
+            gives = 0 if pos.strict and self.stock[k] == KING else self.rank_field[self.stock[k]]
             self.stock_counts[k] = self.stock_counts[k + 1] + gives
         self.wrap = pos.wrap
         #: the count-field bits of the ranks the waste moves on from (strict golf: not King)
-        self.steps_from = _LOW & ~(1 << 36) if pos.strict else _LOW
-        self.counts = sum((self.rank_pos[r] & remaining).bit_count() << 3 * r for r in range(13))
+        self.steps_from = _LOW & ~(1 << _KING_AT) if pos.strict else _LOW
+        self.counts = sum(
+            (self.rank_pos[r] & remaining).bit_count() * self.rank_field[r] for r in range(RANKS)
+        )
         # blocks[i]: every position that waits, directly or not, for position i to go
         self.blocks = [0] * layout.size
         for i in sorted(range(layout.size), key=lambda k: layout.cells[k][0]):
@@ -193,7 +265,7 @@ class _Tables:
             for i in _bits(self.blocks[j]):
                 covering[i] |= 1 << j
         self.gives = [
-            (1 << 3 * self.ranks[i])
+            self.rank_field[self.ranks[i]]
             if self.follow[self.ranks[i]] & remaining & self.full & ~covering[i] & ~(1 << i)
             else 0
             for i in range(layout.size)
@@ -201,16 +273,17 @@ class _Tables:
         #: counts per rank of the layout cards left that can pass the waste on
         self.givers = sum(self.gives[i] for i in _bits(~pos.removed & self.full))
 
+    def play(self, removed: int, free: int, i: int) -> tuple[int, int]:
+        """(removed, free) after playing free position ``i``: the cards it freed join ``free``.
 
-#: the field of the jokers left in a clear-mode key (from bit 72)
-_JOKERS = 0xFF
-#: the lowest bit of each rank's 3-bit count field
-_LOW = sum(1 << 3 * r for r in range(13))
-#: the count fields of the even and of the odd rank indices
-_EVEN = sum(7 << 3 * r for r in range(0, 13, 2))
-_ODD = sum(7 << 3 * r for r in range(1, 13, 2))
-#: where a chain key keeps its carried-in count (above the 13 rank fields)
-_CARRY = 39
+        The searches inline this step; it is spelled out here for their cold paths.
+        """
+        removed |= 1 << i
+        free ^= 1 << i
+        for over, below in self.opens[i]:
+            if not over & ~removed:
+                free |= below
+        return removed, free
 
 
 def _unreachable(left: int, reach: int, wrap: bool, steps_from: int = _LOW) -> bool:
@@ -221,19 +294,31 @@ def _unreachable(left: int, reach: int, wrap: bool, steps_from: int = _LOW) -> b
     waste besides them (the stock and the waste card). Without a joker a
     layout card is played on a waste one rank away; the waste starts from a
     rank of ``reach`` and moves by steps of one rank through ranks still in
-    the layout. On these packed masks a shift by 3 is a step of one rank.
-    Only the ranks in ``steps_from`` lead on (strict golf: nothing goes on a
-    King, so a King is reached but leads nowhere).
+    the layout. On these packed masks a shift by one field is a step of one
+    rank. Only the ranks in ``steps_from`` lead on (strict golf: nothing goes
+    on a King, so a King is reached but leads nowhere).
     """
+    step, king_at = _COUNT_BITS, _KING_AT  # bound once: locals are read fastest
     while True:
         source = reach & steps_from
-        near = source << 3 | source >> 3
+        near = source << step | source >> step
         if wrap:
-            near |= source >> 36 | (source & 1) << 36
+            near |= source >> king_at | (source & 1) << king_at
         more = near & left & ~reach
         if not more:
             return bool(left & ~reach)
         reach |= more
+
+
+#: per chain (0: the even ranks, 1: the odd ones), for each rank r of it: where the
+#: counts of rank r and of its predecessors (rank r + 1's field; the King's: _CARRY) are
+_CHAIN_SHIFTS = tuple(
+    tuple(
+        (_COUNT_BITS * r, _COUNT_BITS * (r + 1) if r < KING else _CARRY)
+        for r in range(first, RANKS, 2)
+    )
+    for first in (0, 1)
+)
 
 
 def _chain(fields: int, first: int, rest: int) -> tuple[int, int]:
@@ -241,20 +326,75 @@ def _chain(fields: int, first: int, rest: int) -> tuple[int, int]:
 
     ``fields`` holds, for each rank r of the chain, the layout cards of rank r
     to match and, in the field of rank r + 1, the predecessors of that rank
-    (for rank 12 the wrap's predecessors, rank 0, sit at bit ``_CARRY``).
+    (for the King the wrap's predecessors, the Aces, sit at bit ``_CARRY``).
     ``rest`` is what the predecessor before the chain still offers. Returns
     (cards left without a predecessor, predecessors left after the chain).
     """
+    mask = _COUNT_MASK
     short = 0
-    for r in range(first, 13, 2):
-        need = fields >> 3 * r & 7
+    for need_at, cap_at in _CHAIN_SHIFTS[first]:
+        need = fields >> need_at & mask
         take = need if need < rest else rest
         need -= take
-        cap = fields >> (3 * r + 3 if r < 12 else _CARRY) & 7
+        cap = fields >> cap_at & mask
         take = need if need < cap else cap
         short += need - take
         rest = cap - take
     return short, rest
+
+
+def _rank_bound(wrap: bool, steps_from: int) -> Callable[[int, int, int], int]:
+    """The two rank tests of a round as one function, with its caches.
+
+    The search caches the result per count pattern as well; these caches hold
+    the parts, which recur more often than whole patterns: the two halves of
+    the predecessor matching (a move changes one or two ranks, so one half is
+    usually known already) and the reachability test.
+    """
+    evens: dict[int, tuple[int, int]] = {}
+    odds: dict[int, int] = {}
+    reaches: dict[int, bool] = {}
+
+    def bound_of(lay: int, pred: int, extra: int) -> int:
+        """Both necessary conditions on ranks (cached per count pattern by the search).
+
+        Returns the predecessor-matching shortfall: each card on the waste is
+        covered by at most one card, so the layout cards left (``lay``, counts
+        per rank packed 3 bits each) need distinct predecessors one rank away
+        among every card that can still be on the waste before them (``pred``:
+        those layout cards that can pass the waste on to another, plus
+        ``extra``: the stock and a waste card with a free successor). The ranks form two
+        paths by parity (one cycle with wrap, cut at the King–Ace edge, which
+        can add back at most its capacity), where a greedy matching is exact.
+        Plus ``_CUT`` when :func:`_unreachable` from the ranks of ``extra`` (the
+        caller applies that test only without a joker, as a joker can follow
+        anything).
+        """
+        ekey = lay & _EVEN | pred & _ODD
+        if wrap:
+            ekey |= (pred & _COUNT_MASK) << _CARRY
+        even = evens.get(ekey)
+        if even is None:
+            even = evens[ekey] = _chain(ekey, 0, 0)
+        carry = even[1] if wrap else pred & _COUNT_MASK
+        okey = lay & _ODD | pred & _EVEN & ~_COUNT_MASK | carry << _CARRY
+        odd = odds.get(okey)
+        if odd is None:
+            odd = odds[okey] = _chain(okey, 1, carry)[0]
+        short = even[0] + odd
+        if wrap and short:
+            aces, kings = lay & _COUNT_MASK, pred >> _KING_AT & _COUNT_MASK
+            back = aces if aces < kings else kings
+            short = short - back if short > back else 0
+        # the ranks present, one bit per field (each count is at most 4)
+        present = (lay | lay >> 1 | lay >> 2) & _LOW
+        rkey = present | ((extra | extra >> 1 | extra >> 2) & _LOW) << _REACH_AT
+        cut = reaches.get(rkey)
+        if cut is None:
+            cut = reaches[rkey] = _unreachable(present, rkey >> _REACH_AT, wrap, steps_from)
+        return short + (_CUT if cut else 0)
+
+    return bound_of
 
 
 def solve(
@@ -324,7 +464,7 @@ def _clear_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
         tried = quick.nodes
     try:
         won, line, nodes = clear_by_layers(pos, max_nodes - tried, deadline)
-    except LayerLimit as stop:
+    except SearchLimit as stop:
         return Result(UNKNOWN, nodes=tried + stop.nodes)
     return Result(WIN if won else LOSE, line, tried + nodes)
 
@@ -336,8 +476,6 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
     whatever the deal, while the depth-first search could spend a whole
     sample's time budget on one lost move.
     """
-    from pyramids.solver.transitions import legal_codes, step  # it imports this module
-
     full = pos.layout.full_mask
     per_move: dict[int, str] = {}
     nodes = 0
@@ -349,78 +487,132 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
             continue
         try:
             won, _, used = clear_by_layers(child, max_nodes - nodes, deadline)
-        except LayerLimit as stop:
+        except SearchLimit as stop:
             nodes += stop.nodes
             break  # this move and the rest stay unknown
         nodes += used
         per_move[code] = WIN if won else LOSE
     for code in codes:
         per_move.setdefault(code, UNKNOWN)
-    verdicts = set(per_move.values())
-    verdict = WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
-    return Result(verdict, [], nodes, per_move=per_move)
+    return Result(_overall(per_move), [], nodes, per_move=per_move)
+
+
+class _Node(NamedTuple):
+    """The arguments of the clear-mode search at one state (see :func:`_clear_search`)."""
+
+    removed: int
+    free: int
+    #: stock cards turned
+    sp: int
+    #: waste rank index (:data:`JOKER_RANK` after a joker)
+    w: int
+    #: jokers left
+    jk: int
+    #: packed counts per rank of the layout cards left
+    cnt: int
+    #: packed counts per rank of those that can pass the waste on (``_Tables.gives``)
+    pc: int
+
+
+class _ClearSearch(NamedTuple):
+    """A depth-first clear-mode search of one position, built by :func:`_clear_search`."""
+
+    #: decides a state (the fields of :class:`_Node`): can it be cleared?
+    dfs: Callable[[int, int, int, int, int, int, int], bool]
+    #: after a ``True``: the winning line from that state, last move first
+    line: list[int]
+    #: the nodes visited so far
+    nodes: Callable[[], int]
 
 
 def _clear(
     pos: Position, max_nodes: int, deadline: float, prune: bool, each_move: bool = False
 ) -> Result:
+    """Clear mode by depth-first search (the prunings: the module docstring)."""
     t = _Tables(pos)
-    full, covers, covered_by = t.full, t.covers, t.covered_by
-    ranks, stock, follow = t.ranks, t.stock, t.follow
+    search = _clear_search(t, pos.jokers > 0, max_nodes, deadline, prune)
+    root = _Node(pos.removed, pos.free, 0, t.waste, pos.jokers, t.counts, t.givers)
+    if each_move:
+        return _each_move_by_search(t, root, search)
+    try:
+        won = root.removed == t.full or search.dfs(*root)
+    except SearchLimit:
+        return Result(UNKNOWN, nodes=search.nodes())
+    line = search.line
+    line.reverse()
+    return Result(WIN if won else LOSE, line, search.nodes())
+
+
+def _each_move_by_search(t: _Tables, root: _Node, search: _ClearSearch) -> Result:
+    """``each_move`` by one search: every root move on its own, sharing the table.
+
+    The subtrees of the moves overlap a lot, so the later moves are cheap.
+    """
+    per_move: dict[int, str] = {}
+    children = _root_moves(t, root)
+    for code, child in children:
+        if child.removed == t.full:
+            per_move[code] = WIN
+            continue
+        try:
+            per_move[code] = WIN if search.dfs(*child) else LOSE
+        except SearchLimit:
+            per_move[code] = UNKNOWN
+            break
+        search.line.clear()
+    for code, _ in children:
+        per_move.setdefault(code, UNKNOWN)
+    return Result(_overall(per_move), [], search.nodes(), per_move=per_move)
+
+
+def _root_moves(t: _Tables, root: _Node) -> list[tuple[int, _Node]]:
+    """The legal moves of ``root`` with the state each leads to (none once cleared)."""
+    removed, free, _, w, jk, cnt, pc = root
+    if removed == t.full:
+        return []
+    out: list[tuple[int, _Node]] = []
+    playable = free & t.follow[w]
+    while playable:
+        i = playable.bit_length() - 1
+        playable ^= 1 << i
+        nr, nf = t.play(removed, free, i)
+        r = t.ranks[i]
+        out.append((i, _Node(nr, nf, 0, r, jk, cnt - t.rank_field[r], pc - t.gives[i])))
+    if t.stock:
+        out.append((DRAW_CODE, _Node(removed, free, 1, t.stock[0], jk, cnt, pc)))
+    if jk:
+        out.append((JOKER_CODE, _Node(removed, free, 0, JOKER_RANK, jk - 1, cnt, pc)))
+    return out
+
+
+def _clear_search(
+    t: _Tables, jokers: bool, max_nodes: int, deadline: float, prune: bool
+) -> _ClearSearch:
+    """Build the clear-mode search of one position: its table of lost states and its ``dfs``.
+
+    ``jokers``: whether the round has any (then a loss with the joker on the
+    waste covers every waste). ``prune=False``: no table and no rank tests.
+
+    ``dfs`` stays one function, for speed (a Python call per node is the main
+    cost): its per-position tables are closure variables, the bit layouts
+    named module constants (a closure variable is copied into every call, a
+    global only read where used: measured, globals cost less here), and the
+    key packing and the move step are written out in the loop. Only the rare
+    steps are helpers: recording a loss for fewer jokers (``lost``) and
+    writing down a win (``won``).
+    """
+    full, opens, ranks, stock, follow = t.full, t.opens, t.ranks, t.stock, t.follow
     nstock = len(stock)
-    stock_counts, wrap, blocks, gives = t.stock_counts, t.wrap, t.blocks, t.gives
-    steps_from = t.steps_from
-    waste_count = [1 << 3 * r for r in range(13)] + [0]
-    field_of = waste_count
-    jokers = pos.jokers > 0
+    stock_counts, blocks, gives, rank_field = t.stock_counts, t.blocks, t.gives, t.rank_field
+    bound_of = _rank_bound(t.wrap, t.steps_from)
+    # key -> the fewest stock cards turned with which that state is known to lose
     failed: dict[int, int] = {}
+    lost_with = failed.get
+    # count pattern -> bound_of's answer
     bounds: dict[int, int] = {}
     line: list[int] = []
     nodes = 0
-    check_at = min(4096, max_nodes)
-    # the two halves of the predecessor matching, cached apart: a move changes
-    # one or two ranks, so one half is usually known already
-    evens: dict[int, tuple[int, int]] = {}
-    odds: dict[int, int] = {}
-    reaches: dict[int, bool] = {}
-
-    def bound_of(lay: int, pred: int, extra: int) -> int:
-        """Both necessary conditions on ranks (cached per count pattern by the search).
-
-        Returns the predecessor-matching shortfall: each card on the waste is
-        covered by at most one card, so the layout cards left (``lay``, counts
-        per rank packed 3 bits each) need distinct predecessors one rank away
-        among every card that can still be on the waste before them (``pred``:
-        those layout cards that can pass the waste on to another, plus
-        ``extra``: the stock and a waste card with a free successor). The ranks form two
-        paths by parity (one cycle with wrap, cut at the King–Ace edge, which
-        can add back at most its capacity), where a greedy matching is exact.
-        Plus 256 when :func:`_unreachable` from the ranks of ``extra`` (the
-        caller applies that test only without a joker, as a joker can follow
-        anything).
-        """
-        ekey = lay & _EVEN | pred & _ODD
-        if wrap:
-            ekey |= (pred & 7) << _CARRY
-        even = evens.get(ekey)
-        if even is None:
-            even = evens[ekey] = _chain(ekey, 0, 0)
-        carry = even[1] if wrap else pred & 7
-        okey = lay & _ODD | pred & _EVEN & ~7 | carry << _CARRY
-        odd = odds.get(okey)
-        if odd is None:
-            odd = odds[okey] = _chain(okey, 1, carry)[0]
-        short = even[0] + odd
-        if wrap and short:
-            lay0, pred12 = lay & 7, pred >> 36 & 7
-            back = lay0 if lay0 < pred12 else pred12
-            short = short - back if short > back else 0
-        # the ranks present, one bit per field (each count is at most 4)
-        rkey = (lay | lay >> 1 | lay >> 2) & _LOW | ((extra | extra >> 1 | extra >> 2) & _LOW) << 39
-        cut = reaches.get(rkey)
-        if cut is None:
-            cut = reaches[rkey] = _unreachable(rkey & _LOW, rkey >> 39, wrap, steps_from)
-        return short + (256 if cut else 0)
+    check_at = min(_CHECK_EVERY, max_nodes)
 
     def lost(key: int, sp: int, jk: int) -> None:
         """Record that ``key`` (lost with ``sp`` cards turned) loses with fewer jokers too.
@@ -431,20 +623,24 @@ def _clear(
         well, by turning the extra cards (all at the front) together with the
         first turn of the shorter line, or never if that line never turns.
         """
-        base = key & ~(_JOKERS << 72)
+        base = key & ~_JOKERS_FIELD
         for j in range(jk):
-            k = base | j << 72
-            known = failed.get(k)
-            if known is None or known > sp:
+            k = base | j << _JOKERS_AT
+            if lost_with(k, _NEVER_LOST) > sp:
                 failed[k] = sp
 
+    def won(move: int, drawn: int) -> bool:
+        """Write down ``move`` and the ``drawn`` forced turns before it (the line is reversed)."""
+        line.append(move)
+        line.extend([DRAW_CODE] * drawn)
+        return True
+
     def dfs(removed: int, free: int, sp: int, w: int, jk: int, cnt: int, pc: int) -> bool:
+        """Whether the state can be cleared (the fields are those of :class:`_Node`)."""
         nonlocal nodes, check_at
         nodes += 1
         if nodes >= check_at:
-            if nodes >= max_nodes or time.perf_counter() > deadline:
-                raise _Limit
-            check_at = min(nodes + 4096, max_nodes)
+            check_at = next_check(nodes, max_nodes, deadline, _CHECK_EVERY)
         playable = free & follow[w]
         drawn = 0
         if prune and not playable and not jk:
@@ -462,182 +658,132 @@ def _clear(
         # the same playable set are the same game (a joker is "every free card").
         # The stock pointer is not in the key: the table keeps the fewest cards
         # turned with which the state is known to lose (see ``lost``).
-        key = removed | playable << 36 | jk << 72
+        jokers_key = jk << _JOKERS_AT
+        key = removed | playable << _PLAYABLE_AT | jokers_key
         if prune:
-            known = failed.get(key)
-            if known is not None and known <= sp:
+            if lost_with(key, _NEVER_LOST) <= sp:
                 return False
-            if jokers and not jk and playable != free:
-                # a joker on the waste allows every move any other card allows
-                known = failed.get(removed | free << 36)
-                if known is not None and known <= sp:
-                    return False
+            if (
+                jokers
+                and not jk
+                and playable != free
+                and lost_with(removed | free << _PLAYABLE_AT, _NEVER_LOST) <= sp
+            ):
+                return False  # a joker on the waste allows every move any other card allows
             # what can still reach the waste: the layout cards, the stock, and the
             # waste card unless nothing can go on it (then it is turned over unused)
-            extra = stock_counts[sp] + (waste_count[w] if playable else 0)
-            ckey = cnt | pc << 39 | extra << 78
+            extra = stock_counts[sp] + (rank_field[w] if playable else 0)
+            ckey = cnt | pc << _GIVERS_AT | extra << _EXTRA_AT
             bound = bounds.get(ckey)
             if bound is None:
                 bound = bounds[ckey] = bound_of(cnt, pc + extra, extra)
-            if (bound & 255) > jk + (w == JOKER_RANK) or (
-                bound > 255 and not jk and w != JOKER_RANK
+            joker_on_waste = w == JOKER_RANK
+            if (bound & _SHORTFALL) > jk + joker_on_waste or (
+                bound > _SHORTFALL and not jk and not joker_on_waste
             ):
                 failed[key] = sp  # the lookup above found nothing as strong
                 if jk:
                     lost(key, sp, jk)
                 return False
-        if not playable:
-            children: list[tuple[int, int, int]] = []
-        elif playable & (playable - 1):
-            # Several choices: first a card after which the run can go on, then the
-            # card with most cards still waiting under it.
-            order: list[tuple[int, int, int, int, int]] = []
-            rest = ~removed
-            while playable:
-                i = playable.bit_length() - 1
-                bit = 1 << i
-                playable ^= bit
-                nr = removed | bit
-                nf = free ^ bit
-                for p in covers[i]:
-                    if not covered_by[p] & ~nr:
-                        nf |= 1 << p
-                order.append(
-                    (1 if nf & follow[ranks[i]] else 0, (blocks[i] & rest).bit_count(), i, nr, nf)
-                )
-            order.sort(reverse=True)
-            children = [(i, nr, nf) for _, _, i, nr, nf in order]
-        else:
-            i = playable.bit_length() - 1
-            bit = 1 << i
-            nr = removed | bit
-            nf = free ^ bit
-            for p in covers[i]:
-                if not covered_by[p] & ~nr:
-                    nf |= 1 << p
-            children = [(i, nr, nf)]
-        for i, nr, nf in children:
-            if nr == full:
-                line.append(i)
-                line.extend([DRAW_CODE] * drawn)
-                return True
-            r = ranks[i]
-            if prune:
-                # a child already known lost is not worth a call
-                after = nf & follow[r]
-                if after or jk:
-                    known = failed.get(nr | after << 36 | jk << 72)
-                    if known is not None and known <= sp:
-                        continue
-            if dfs(nr, nf, sp, r, jk, cnt - field_of[r], pc - gives[i]):
-                line.append(i)
-                line.extend([DRAW_CODE] * drawn)
-                return True
-        if sp < nstock:
-            turned = stock[sp]
-            after = free & follow[turned]
-            known = (
-                failed.get(removed | after << 36 | jk << 72) if prune and (after or jk) else None
-            )
-            if (known is None or known > sp + 1) and dfs(
-                removed, free, sp + 1, turned, jk, cnt, pc
-            ):
-                line.extend([DRAW_CODE] * (drawn + 1))
-                return True
-        if jk:
-            known = failed.get(removed | free << 36 | (jk - 1) << 72) if prune else None
-            if known is not None and known <= sp:
-                pass
-            elif dfs(removed, free, sp, JOKER_RANK, jk - 1, cnt, pc):
-                line.append(JOKER_CODE)
-                line.extend([DRAW_CODE] * drawn)
-                return True
-        if prune:
-            failed[key] = sp
-            if jk:
-                lost(key, sp, jk)
-        return False
-
-    if each_move:
-        # Every root move on its own, sharing the table: the subtrees overlap a lot.
-        per_move: dict[int, str] = {}
-        removed, free, w, jk = pos.removed, pos.free, t.waste, pos.jokers
-        cnt, pc = t.counts, t.givers
-        children: list[tuple[int, tuple[int, int, int, int, int, int, int]]] = []
-        playable = free & follow[w] if removed != full else 0
+        # The plays: (the run can go on after it, cards still waiting under it, position,
+        # removed and free after it), tried in that order, highest first.
+        children: list[tuple[bool, int, int, int, int]] = []
+        rest = ~removed
         while playable:
             i = playable.bit_length() - 1
             bit = 1 << i
             playable ^= bit
             nr = removed | bit
             nf = free ^ bit
-            for p in covers[i]:
-                if not covered_by[p] & ~nr:
-                    nf |= 1 << p
+            for over, below in opens[i]:
+                if not over & ~nr:
+                    nf |= below
+            children.append((nf & follow[ranks[i]] != 0, (blocks[i] & rest).bit_count(), i, nr, nf))
+        if len(children) > 1:
+            children.sort(reverse=True)
+        for _, _, i, nr, nf in children:
+            if nr == full:
+                return won(i, drawn)
             r = ranks[i]
-            children.append((i, (nr, nf, 0, r, jk, cnt - (1 << 3 * r), pc - t.gives[i])))
-        if nstock and removed != full:
-            children.append((DRAW_CODE, (removed, free, 1, stock[0], jk, cnt, pc)))
-        if jk and removed != full:
-            children.append((JOKER_CODE, (removed, free, 0, JOKER_RANK, jk - 1, cnt, pc)))
-        for code, args in children:
-            if args[0] == full:
-                per_move[code] = WIN
-                continue
-            try:
-                per_move[code] = WIN if dfs(*args) else LOSE
-            except _Limit:
-                per_move[code] = UNKNOWN
-                break
-            line.clear()
-        for code, _ in children:
-            per_move.setdefault(code, UNKNOWN)
-        verdicts = set(per_move.values())
-        verdict = WIN if WIN in verdicts else UNKNOWN if UNKNOWN in verdicts else LOSE
-        return Result(verdict, [], nodes, per_move=per_move)
-    try:
-        won = pos.removed == full or dfs(
-            pos.removed, pos.free, 0, t.waste, pos.jokers, t.counts, t.givers
-        )
-    except _Limit:
-        return Result(UNKNOWN, nodes=nodes)
-    line.reverse()
-    return Result(WIN if won else LOSE, line, nodes)
+            if prune:
+                # a child already known lost is not worth a call
+                after = nf & follow[r]
+                if (after or jk) and lost_with(
+                    nr | after << _PLAYABLE_AT | jokers_key, _NEVER_LOST
+                ) <= sp:
+                    continue
+            if dfs(nr, nf, sp, r, jk, cnt - rank_field[r], pc - gives[i]):
+                return won(i, drawn)
+        if sp < nstock:
+            turned = stock[sp]
+            after = free & follow[turned]
+            skip = (
+                prune
+                and (after or jk)
+                and lost_with(removed | after << _PLAYABLE_AT | jokers_key, _NEVER_LOST) <= sp + 1
+            )
+            if not skip and dfs(removed, free, sp + 1, turned, jk, cnt, pc):
+                return won(DRAW_CODE, drawn)
+        if jk:
+            fewer = removed | free << _PLAYABLE_AT | jokers_key - _ONE_JOKER
+            skip = prune and lost_with(fewer, _NEVER_LOST) <= sp
+            if not skip and dfs(removed, free, sp, JOKER_RANK, jk - 1, cnt, pc):
+                return won(JOKER_CODE, drawn)
+        if prune:
+            failed[key] = sp
+            if jk:
+                lost(key, sp, jk)
+        return False
+
+    def count() -> int:
+        return nodes
+
+    return _ClearSearch(dfs, line, count)
+
+
+def _score_key(removed: int, sp: int, w: int, jk: int, run: int) -> int:
+    """Score mode's memo key of a state (the layout: ``_SCORE_TURNED_AT`` ...)."""
+    return (
+        removed
+        | sp << _SCORE_TURNED_AT
+        | w << _SCORE_WASTE_AT
+        | jk << _SCORE_JOKERS_AT
+        | run << _SCORE_RUN_AT
+    )
 
 
 def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result:
+    """Score mode: the best score from ``pos`` on, by memoised search, and its line."""
     t = _Tables(pos)
-    full, covers, covered_by, ranks, stock, follow = (
-        t.full,
-        t.covers,
-        t.covered_by,
-        t.ranks,
-        t.stock,
-        t.follow,
-    )
+    full, opens, ranks, stock, follow = t.full, t.opens, t.ranks, t.stock, t.follow
     nstock = len(stock)
     size = pos.layout.size
     # Golf scores only at the end; the pyramid family scores every step.
     step = 0 if golf else RUN_STEP
     draw_cost = 0 if golf else STOCK_PENALTY
     joker_cost = 0 if golf else JOKER_PENALTY
+    # key -> (best score, the move that reaches it)
     memo: dict[int, tuple[int, int]] = {}
     nodes = 0
-    check_at = min(4096, max_nodes)
+    check_at = min(_CHECK_EVERY, max_nodes)
 
     def best(removed: int, free: int, sp: int, w: int, jk: int, run: int) -> int:
         nonlocal nodes, check_at
-        key = removed | sp << 36 | w << 42 | jk << 46 | run << 53
+        key = (  # _score_key, written out: a call per state would cost more than the state
+            removed
+            | sp << _SCORE_TURNED_AT
+            | w << _SCORE_WASTE_AT
+            | jk << _SCORE_JOKERS_AT
+            | run << _SCORE_RUN_AT
+        )
         hit = memo.get(key)
         if hit is not None:
             return hit[0]
         nodes += 1
         if nodes >= check_at:
-            if nodes >= max_nodes or time.perf_counter() > deadline:
-                raise _Limit
-            check_at = min(nodes + 4096, max_nodes)
-        top = -(1 << 30)
-        choice = 0
+            check_at = next_check(nodes, max_nodes, deadline, _CHECK_EVERY)
+        top = _NO_SCORE
+        choice = _ROUND_ENDS
         gain = step * (run + 1)
         playable = free & follow[w]
         while playable:
@@ -649,9 +795,9 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
                 value = gain + (nstock - sp if golf else CLEAR_BONUS)
             else:
                 nf = free ^ bit
-                for p in covers[i]:
-                    if not covered_by[p] & ~nr:
-                        nf |= 1 << p
+                for over, below in opens[i]:
+                    if not over & ~nr:
+                        nf |= below
                 value = gain + best(nr, nf, sp, ranks[i], jk, run + 1)
             if value > top:
                 top, choice = value, i
@@ -663,10 +809,9 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
             value = best(removed, free, sp, JOKER_RANK, jk - 1, run + 1) - joker_cost
             if value > top:
                 top, choice = value, JOKER_CODE
-        if choice == 0 and top < -(1 << 29):
+        if choice == _ROUND_ENDS:
             # stuck: the round ends here
             top = -(size - removed.bit_count()) if golf else 0
-            choice = 99
         memo[key] = (top, choice)
         return top
 
@@ -674,15 +819,14 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
         return Result(WIN, [], 0, score=0)
     try:
         value = best(pos.removed, pos.free, 0, t.waste, pos.jokers, pos.run)
-    except _Limit:
+    except SearchLimit:
         return Result(UNKNOWN, nodes=nodes)
     # Follow the stored choices to write the line down.
     line: list[int] = []
     removed, free, sp, w, jk, run = pos.removed, pos.free, 0, t.waste, pos.jokers, pos.run
     while True:
-        key = removed | sp << 36 | w << 42 | jk << 46 | run << 53
-        _, choice = memo[key]
-        if choice == 99:
+        _, choice = memo[_score_key(removed, sp, w, jk, run)]
+        if choice == _ROUND_ENDS:
             break
         line.append(choice)
         if choice == DRAW_CODE:
@@ -690,13 +834,8 @@ def _score(pos: Position, max_nodes: int, deadline: float, golf: bool) -> Result
         elif choice == JOKER_CODE:
             w, jk, run = JOKER_RANK, jk - 1, run + 1
         else:
-            bit = 1 << choice
-            removed |= bit
+            removed, free = t.play(removed, free, choice)
             if removed == full:
                 break
-            free ^= bit
-            for p in covers[choice]:
-                if not covered_by[p] & ~removed:
-                    free |= 1 << p
             w, run = ranks[choice], run + 1
     return Result(WIN if removed == full else LOSE, line, nodes, score=value)

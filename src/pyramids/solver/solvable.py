@@ -17,12 +17,12 @@ from pyramids.engine.variant import VariantValue
 from pyramids.games.piramides import GAME, PiramidesState
 from pyramids.games.piramides.game import rounds_of
 from pyramids.solver.position import position_of
-from pyramids.solver.search import WIN, solve
+from pyramids.solver.search import DEFAULT_MAX_NODES, WIN, solve
 
 MAX_TRIES = 500
 
 
-def winnable(state: PiramidesState, max_nodes: int = 2_000_000) -> bool:
+def winnable(state: PiramidesState, max_nodes: int = DEFAULT_MAX_NODES) -> bool:
     """Whether the current round of ``state`` (all cards known) can be cleared."""
     return solve(position_of(state), "clear", max_nodes=max_nodes).verdict == WIN
 

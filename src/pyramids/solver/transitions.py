@@ -8,21 +8,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pyramids.solver.position import JOKER, Position
-from pyramids.solver.search import DRAW_CODE, JOKER_CODE
+from pyramids.solver.position import DRAW_CODE, JOKER, JOKER_CODE, JOKER_RANK, Position
 
 
 def legal_codes(pos: Position) -> list[int]:
     """The legal move codes of ``pos`` (none once the layout is cleared)."""
     if pos.removed == pos.layout.full_mask:
         return []
-    table = pos.follow
-    free = pos.free
+    table, waste, free = pos.follow, pos.waste_rank, pos.free
     codes = [
         i
-        for i in range(pos.layout.size)
-        if free >> i & 1
-        and (pos.waste == JOKER or table[pos.waste % 13] >> (pos.cards[i] % 13) & 1)
+        for i, r in enumerate(pos.ranks)
+        if free >> i & 1 and (waste == JOKER_RANK or table[waste] >> r & 1)
     ]
     if pos.stock:
         codes.append(DRAW_CODE)
