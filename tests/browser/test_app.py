@@ -289,12 +289,14 @@ def test_lobby_creates_a_practice_room_with_a_chosen_deal(page: Any, web: LiveSe
     page.goto(f"{web.url}/#/")
     page.click("[data-game='pyramideto']")
     page.click(".table-options summary")
-    page.check("#practice")
+    page.check("#practice-room")
     page.check("#spectator-chat")
     page.fill("#deal", "321")
     page.click("#create")
-    page.wait_for_selector("#practice")
-    rid = page.evaluate("() => location.hash.split('/')[2]")
+    # the lobby's own checkbox is #practice-room: wait for the room's banner
+    page.wait_for_function("() => location.hash.startsWith('#/room/')")
+    page.wait_for_selector("p#practice")
+    rid = page.evaluate("() => location.hash.split('/')[2].split('?')[0]")
     summary = HTTP.get(f"{web.url}/api/rooms/{rid}").json()
     assert summary["practice"] is True
 

@@ -137,7 +137,7 @@ function createForm(box, g) {
   });
   const table = g.max_players > 1 ? el("details", { class: "table-options" }, el("summary", {}, t("Table options")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "spectator-chat" }), " ", t("Spectators may read the chat")),
-    el("label", { class: "check" }, el("input", { type: "checkbox", id: "practice" }), " ",
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "practice-room" }), " ",
       t("Practice room: choose the deal (every player is told; for analysis, not for fair play)")),
     el("label", { class: "inline", for: "deal" }, t("Deal number"), " ", deal)) : null;
   add(box,
@@ -177,7 +177,7 @@ async function createGame(g, seatsBox, optionsBox, dealText) {
   if (g.max_players === 1) body.seed = dealText !== "" ? Number(dealText) : Math.floor(Math.random() * 1000000);
   else {
     if (document.getElementById("spectator-chat")?.checked) body.spectator_chat = true;
-    if (document.getElementById("practice")?.checked) {
+    if (document.getElementById("practice-room")?.checked) {
       body.practice = true;
       if (dealText !== "") body.seed = Number(dealText);
     }
