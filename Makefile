@@ -31,7 +31,7 @@ $(PLAY_STAMP): pyproject.toml Makefile
 	touch $(PLAY_STAMP)
 
 $(TEST_STAMP): $(PLAY_STAMP)
-	$(PIP_INSTALL) -e '.[dev,rl,openspiel,pysol,postgres,cluster]'
+	$(PIP_INSTALL) -e '.[dev,fast,rl,openspiel,pysol,postgres,cluster]'
 	touch $(TEST_STAMP)
 
 # ARGS go to the server, e.g. make play ARGS="--port 8080"

@@ -23,6 +23,8 @@ class LiveServer:
     Rate limits are off unless ``rate_limits`` is given: the tests drive games
     faster than people play, all from one address. ``guard`` puts the
     connection guard of ``pyramids serve`` in front (:mod:`pyramids.server.guard`).
+    ``ws`` and ``http`` pick uvicorn's implementations ("auto": the fastest
+    installed, as ``pyramids serve`` does).
     """
 
     def __init__(
@@ -31,6 +33,8 @@ class LiveServer:
         bot_delay: float = 0.0,
         rate_limits: RateLimits | None = None,
         guard: Guard | None = None,
+        ws: str = "auto",
+        http: str = "auto",
     ) -> None:
         url = db if isinstance(db, str) else f"sqlite:///{db}"
         self.port = free_port()
@@ -43,7 +47,8 @@ class LiveServer:
             port=self.port,
             log_level="warning",
             ws_ping_interval=None,
-            http=guarded_protocol(guard) if guard is not None else "auto",
+            ws=ws,
+            http=guarded_protocol(guard) if guard is not None else http,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

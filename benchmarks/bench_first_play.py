@@ -1,0 +1,92 @@
+"""The first ``make play`` of a fresh clone: seconds until the server answers, and the venv's size.
+
+Issue 16's target: under 20 s with a warm pip cache, and a venv under 150 MB.
+Each run clones the committed tree (``git clone`` of this repository's HEAD into
+a temporary folder, so nothing of this checkout's ``.venv`` is reused), runs
+``make play`` on a free port, and polls ``/`` until it answers 200; then it stops
+the server's process group and measures the venv (once the first start has
+written its byte code). Run with::
+
+    python -m benchmarks.bench_first_play [--runs 3]
+
+The figures are wall seconds on whatever else the machine is doing: the load
+average is printed beside them, and the median of the runs is the one to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from pyramids.server.launch import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+DEADLINE = 300.0
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=1) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+def _size_mb(folder: Path) -> float:
+    total = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    return total / 1e6
+
+
+def one_run() -> tuple[float, float]:
+    """(seconds until the first answer, venv MB) of one fresh clone's first ``make play``."""
+    with tempfile.TemporaryDirectory(prefix="first-play-") as tmp:
+        clone = Path(tmp) / "pyramids"
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+        start = time.perf_counter()
+        server = subprocess.Popen(
+            ["make", "play", f"ARGS=--port {port} --database-url sqlite:///{tmp}/games.db"],
+            cwd=clone,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            while not _answers(f"http://127.0.0.1:{port}/"):
+                if server.poll() is not None:
+                    raise RuntimeError(f"make play ended with exit code {server.returncode}")
+                if time.perf_counter() - start > DEADLINE:
+                    raise RuntimeError("the server did not answer in time")
+                time.sleep(0.05)
+            seconds = time.perf_counter() - start
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        return seconds, _size_mb(clone / ".venv")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    runs = parser.parse_args().runs
+    results = []
+    for k in range(runs):
+        load = os.getloadavg()[0]
+        seconds, size = one_run()
+        results.append(seconds)
+        print(f"run {k + 1}: answered in {seconds:5.1f} s, venv {size:4.0f} MB (load {load:.1f})")
+    mid, low, high = statistics.median(results), min(results), max(results)
+    print(f"median {mid:.1f} s (min {low:.1f}, max {high:.1f})")
+
+
+if __name__ == "__main__":
+    main()
