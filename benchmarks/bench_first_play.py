@@ -7,7 +7,7 @@ a temporary folder, so nothing of this checkout's ``.venv`` is reused), runs
 the server's process group and measures the venv (once the first start has
 written its byte code). Run with::
 
-    python -m benchmarks.bench_first_play [--runs 3]
+    python -m benchmarks.bench_first_play [--runs 3] [--vs REVISION]
 
 The figures are wall seconds on whatever else the machine is doing: the load
 average is printed beside them, and the median of the runs is the one to quote.
@@ -44,11 +44,12 @@ def _size_mb(folder: Path) -> float:
     return total / 1e6
 
 
-def one_run() -> tuple[float, float]:
-    """(seconds until the first answer, venv MB) of one fresh clone's first ``make play``."""
+def one_run(ref: str = "HEAD") -> tuple[float, float]:
+    """(seconds until the first answer, venv MB) of a fresh clone's first ``make play``."""
     with tempfile.TemporaryDirectory(prefix="first-play-") as tmp:
         clone = Path(tmp) / "pyramids"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        subprocess.run(["git", "-C", str(clone), "checkout", "-q", ref], check=True)
         port = free_port()
         env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
         start = time.perf_counter()
@@ -77,15 +78,27 @@ def one_run() -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    runs = parser.parse_args().runs
-    results = []
-    for k in range(runs):
-        load = os.getloadavg()[0]
-        seconds, size = one_run()
-        results.append(seconds)
-        print(f"run {k + 1}: answered in {seconds:5.1f} s, venv {size:4.0f} MB (load {load:.1f})")
-    mid, low, high = statistics.median(results), min(results), max(results)
-    print(f"median {mid:.1f} s (min {low:.1f}, max {high:.1f})")
+    parser.add_argument(
+        "--vs", metavar="REF", help="another revision, run in turn with HEAD (A B A B ...)"
+    )
+    args = parser.parse_args()
+    refs = ["HEAD"] + ([args.vs] if args.vs else [])
+    results: dict[str, list[float]] = {ref: [] for ref in refs}
+    for k in range(args.runs):
+        for ref in refs:
+            load = os.getloadavg()[0]
+            seconds, size = one_run(ref)
+            results[ref].append(seconds)
+            print(
+                f"{ref} run {k + 1}: answered in {seconds:5.1f} s, venv {size:4.0f} MB"
+                f" (load {load:.1f})"
+            )
+    for ref, times in results.items():
+        mid, low, high = statistics.median(times), min(times), max(times)
+        print(f"{ref}: median {mid:.1f} s (min {low:.1f}, max {high:.1f})")
+    if args.vs:
+        pairs = [a / b for a, b in zip(results["HEAD"], results[args.vs], strict=True)]
+        print(f"HEAD / {args.vs}: median {statistics.median(pairs):.2f} of {len(pairs)} pairs")
 
 
 if __name__ == "__main__":

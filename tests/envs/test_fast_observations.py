@@ -108,3 +108,38 @@ def test_the_memo_of_last_reveals_follows_each_copy() -> None:
         for ply, spot in history:
             last[spot] = ply
         assert list(s.last_reveals()) == last
+
+
+@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
+@settings(max_examples=4, deadline=None)
+@given(seed=seeds, which=st.integers(min_value=0, max_value=3))
+def test_one_codec_follows_interleaved_games_move_by_move(
+    game_id: str, players: int, seed: int, which: int
+) -> None:
+    """A codec that remembers its last observation (Pirámides) or masks (all) stays exact.
+
+    Two copies of one game diverge and are observed in turn, as an adapter's
+    codec sees them after every step (and the vector env after a reset): each
+    observation and mask must be that of its own state, never the other's.
+    """
+    options = VARIANTS.get(game_id, [{}])
+    variant = options[which % len(options)]
+    codec = make_codec(game_id, players, variant)  # a fresh codec: nothing remembered yet
+    first = pyramids.new_game(game_id, players=players, seed=seed, **variant)
+    games = [first, first.copy()]
+    rng = Rng(seed ^ 0xC0DEC)
+    for _ in range(120):
+        for state in games:
+            if state.is_over:
+                continue
+            seat = state.current_player
+            assert_same(
+                codec.observations.encode_state(state, seat),
+                codec.observations.encode(state.view(seat)),
+            )
+            ids = {codec.actions.encode(state, m) for m in state.legal_moves()}
+            legal = codec.actions.legal_bytes(state)
+            assert len(legal) == codec.actions.num_actions
+            assert {i for i, b in enumerate(legal) if b} == ids
+            moves = state.legal_moves()
+            state.play(moves[rng.below(len(moves))])

@@ -73,6 +73,9 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         )
         self._state: State[Any] | None = None
         self._agent_rng = Rng(0)
+        self._no_moves = bytes(self.codec.actions.num_actions)
+        # (state, its ply, legal mask, seat's score) as the last info reported them
+        self._known: tuple[State[Any] | None, int, bytes, float] = (None, -1, b"", 0.0)
 
     # -- helpers --------------------------------------------------------------
 
@@ -87,17 +90,28 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         return self.codec.observations.encode_state(self.state, self.seat)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
+        """The step's info; remembers the mask and score, which the next ``step`` reads."""
         state = self.state
-        mask = np.zeros(self.codec.actions.num_actions, dtype=np.int8)
         if state.current_player == self.seat:
-            ids = self.codec.actions.legal_ids(state)
-            if ids:
-                mask[ids] = 1
+            legal = self.codec.actions.legal_bytes(state)
+        else:
+            legal = self._no_moves
+        score = state.scores()[self.seat]
+        self._known = (state, state.ply, legal, score)
         return {
-            "action_mask": mask,
-            "score": state.scores()[self.seat],
+            "action_mask": np.frombuffer(legal, dtype=np.int8).copy(),
+            "score": score,
             "illegal_action": illegal,
         }
+
+    def _legal_and_score(self) -> tuple[bytes, float]:
+        """The legal mask (bytes) and the seat's score now: remembered unless the state moved."""
+        state = self.state
+        known_state, ply, legal, score = self._known
+        if known_state is not state or ply != state.ply:
+            self._info()
+            _, _, legal, score = self._known
+        return legal, score
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -126,18 +140,19 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         state = self.state
         if state.is_over:
             raise RuntimeError("the episode is over: call reset()")
-        before = state.scores()[self.seat]
+        legal, before = self._legal_and_score()
         try:
-            move = self.codec.actions.decode(state, action)
-            legal = state.current_player == self.seat and move in state.legal_moves()
+            action = self.codec.actions.check_action(action)
+            ok = legal[action] == 1
         except ValueError:
-            legal = False
-        if not legal:
+            ok = False
+        if not ok:
             return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
-        state.play(move)
+        state.play(self.codec.actions.decode(state, action))
         self._play_opponents()
-        reward = float(state.scores()[self.seat] - before)
-        return self._observe(), reward, state.is_over, False, self._info()
+        info = self._info()
+        reward = float(info["score"] - before)
+        return self._observe(), reward, state.is_over, False, info
 
     def render(self) -> str | ImageArray | None:
         if self.render_mode is None:

@@ -183,13 +183,15 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Obs:
         state = self.game_state
         seat = self._seat[agent]
-        mask = np.zeros(self._mask_size, dtype=np.int8)
-        if self.wait_action is not None and self._waiting(seat):
-            mask[self.wait_action] = 1
-        elif state.current_player == seat:
-            ids = self.codec.actions.legal_ids(state)
-            if ids:
-                mask[ids] = 1
+        if state.current_player == seat:
+            legal = self.codec.actions.legal_bytes(state)
+            if self.wait_action is not None:
+                legal += b"\0"  # the mover may not WAIT
+            mask = np.frombuffer(legal, dtype=np.int8).copy()
+        else:
+            mask = np.zeros(self._mask_size, dtype=np.int8)
+            if self.wait_action is not None and self._waiting(seat):
+                mask[self.wait_action] = 1
         return {
             "observation": self.codec.observations.encode_state(state, seat),
             "action_mask": mask,
@@ -256,8 +258,9 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             legal = False  # WAIT, or an id the codec cannot read, or an illegal move
             if not self._is_wait(action):
                 try:
+                    action = self.codec.actions.check_action(action)
+                    legal = self.codec.actions.legal_bytes(state)[action] == 1
                     move = self.codec.actions.decode(state, action)
-                    legal = move in state.legal_moves()
                 except ValueError:
                     pass
             if not legal and self.illegal_action == "random":

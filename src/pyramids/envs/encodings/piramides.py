@@ -112,6 +112,14 @@ class PiramidesObservations(ObservationCodec):
         self.jokers = jokers
         self.rounds = rounds
         self.shape = (positions * self.PER_POSITION + 14 + 4,)
+        # the last vector encode_state built, with the cards and masks it encodes
+        self._last: (
+            tuple[tuple[int, ...], int, int, int, tuple[int, int, int, int, int], FloatArray] | None
+        ) = None
+        # the counts' scales (OneHot.scalar: a field whose top is 0 stays 0); every
+        # count is at least 0; min() clips at 1, as OneHot.scalar does
+        tops = (stock, positions + jokers, jokers, rounds)
+        self._scales = tuple(1.0 / top if top > 0 else 0.0 for top in tops)
 
     def encode(self, view: View) -> FloatArray:
         pyramid = view["pyramid"]
@@ -137,40 +145,64 @@ class PiramidesObservations(ObservationCodec):
         """The same vector from the state's masks and cards, without building the view.
 
         Each position's 16 values take one of four shapes (gone; face down;
-        free with its rank; covered with its rank), prebuilt as bytes, so the
-        vector is one join of 28 pieces and one conversion; a face-down card's
-        rank is never read.
+        free with its rank; covered with its rank), prebuilt as rows of a
+        table. Why incremental: an adapter observes after every move, and a
+        move changes the masks of one to three positions, so the codec keeps
+        the last vector it built (with the cards and masks it encoded) and
+        rewrites only the positions whose bits changed; a new round's cards,
+        or another layout's, start from scratch. A face-down card's rank is
+        never read. The vector returned is a copy: callers may keep or change it.
         """
         if not isinstance(state, PiramidesState):
             return super().encode_state(state, seat)
         removed, free = state.removed_mask, state.free_mask
         down = state.face_down_mask
         cards = state.layout_cards
-        if len(cards) != self.positions:
-            raise ValueError(f"expected {self.positions} positions, the state has {len(cards)}")
-        gone, hidden, free_chunks, covered_chunks = _CHUNKS
-        parts: list[bytes] = []
-        add = parts.append
-        for i, card in enumerate(cards):
-            if removed >> i & 1:
-                add(gone)
-            elif down >> i & 1:
-                add(hidden)
-            elif free >> i & 1:
-                add(free_chunks[card % 13])
+        size = self.positions
+        if len(cards) != size:
+            raise ValueError(f"expected {size} positions, the state has {len(cards)}")
+        last = self._last
+        if last is not None and last[0] is cards:
+            _, was_removed, was_free, was_down, was_tail, out = last
+            changed = (removed ^ was_removed) | (free ^ was_free) | (down ^ was_down)
+        else:
+            out = np.zeros(self.shape[0], dtype=np.float32)
+            changed = (1 << size) - 1
+            was_tail = (-1, -1, -1, -1, -1)
+        width = self.PER_POSITION
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            i = low.bit_length() - 1
+            if removed & low:
+                row = _GONE
+            elif down & low:
+                row = _HIDDEN
+            elif free & low:
+                row = _FREE + cards[i] % 13
             else:
-                add(covered_chunks[card % 13])
+                row = _COVERED + cards[i] % 13
+            out[i * width : i * width + width] = _ROWS[row]
+        # the waste's one-hot and the four counts, each written only when it changed
         waste = state.waste
-        add(_WASTE_CHUNKS[13 if waste == JOKER else waste % 13])
-        out = np.zeros(self.shape[0], dtype=np.float32)
-        head = self.positions * self.PER_POSITION + 14
-        out[:head] = np.frombuffer(b"".join(parts), dtype=np.uint8)
-        jokers = self.positions + self.jokers
-        out[head] = _ratio(state.stock_left, self.stock)
-        out[head + 1] = _ratio(state.run, jokers)
-        out[head + 2] = _ratio(state.jokers_left, self.jokers)
-        out[head + 3] = _ratio(state.round, self.rounds)
-        return out
+        tail = (
+            13 if waste == JOKER else waste % 13,
+            state.stock_left,
+            state.run,
+            state.jokers_left,
+            state.round,
+        )
+        head = size * width
+        if tail[0] != was_tail[0]:
+            if was_tail[0] >= 0:
+                out[head + was_tail[0]] = 0.0
+            out[head + tail[0]] = 1.0
+        head += 13
+        for k in range(1, 5):
+            if tail[k] != was_tail[k]:
+                out[head + k] = min(tail[k] * self._scales[k - 1], 1.0) if tail[k] > 0 else 0.0
+        self._last = (cards, removed, free, down, tail, out)
+        return out.copy()
 
     def encode_states(self, states: Sequence[State[Any]], seat: int | None) -> FloatArray:
         """The rows of :meth:`encode_state` for a batch, with one array operation per field.
@@ -207,7 +239,7 @@ class PiramidesObservations(ObservationCodec):
         tops = (self.stock, self.positions + self.jokers, self.jokers, self.rounds)
         values = np.array([(s.stock_left, s.run, s.jokers_left, s.round) for s in batch], float)
         for k, top in enumerate(tops):
-            if top > 0:  # as _ratio: a field whose top is 0 stays 0
+            if top > 0:  # as OneHot.scalar: a field whose top is 0 stays 0
                 out[:, head + k] = np.minimum(np.maximum(values[:, k] / top, 0.0), 1.0)
         return out
 
@@ -215,28 +247,22 @@ class PiramidesObservations(ObservationCodec):
 _SHIFTS = np.arange(64, dtype=np.int64)
 
 
-def _ratio(value: float, top: float) -> float:
-    """``value / top`` clipped into [0, 1], 0 when ``top`` is not positive (``OneHot.scalar``)."""
-    return min(max(value / top, 0.0), 1.0) if top > 0 else 0.0
-
-
-def _chunk(there: bool, free: bool, down: bool, rank: int | None) -> bytes:
-    out = bytearray(PiramidesObservations.PER_POSITION)
-    out[0], out[1], out[2] = there, free, down
+def _row(there: bool, free: bool, down: bool, rank: int | None) -> list[float]:
+    out = [0.0] * PiramidesObservations.PER_POSITION
+    out[0], out[1], out[2] = float(there), float(free), float(down)
     if rank is not None:
-        out[3 + rank] = 1
-    return bytes(out)
+        out[3 + rank] = 1.0
+    return out
 
 
-#: a position's 16 values as bytes: gone, face down, free by rank, covered by rank
-_CHUNKS = (
-    _chunk(False, False, False, None),
-    _chunk(True, False, True, None),
-    tuple(_chunk(True, True, False, r) for r in range(13)),
-    tuple(_chunk(True, False, False, r) for r in range(13)),
+#: a position's 16 values, by row: gone, face down, then free by rank, then covered by rank
+_GONE, _HIDDEN, _FREE, _COVERED = 0, 1, 2, 15
+_ROWS = np.array(
+    [_row(False, False, False, None), _row(True, False, True, None)]
+    + [_row(True, True, False, r) for r in range(13)]
+    + [_row(True, False, False, r) for r in range(13)],
+    dtype=np.float32,
 )
-#: the waste's 14 values (13 ranks, then the joker) as bytes
-_WASTE_CHUNKS = tuple(bytes(1 if i == k else 0 for i in range(14)) for k in range(14))
 
 
 # -- picture ---------------------------------------------------------------
