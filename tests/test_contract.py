@@ -172,3 +172,29 @@ def test_tampered_records_name_the_fault(game_id: str) -> None:
     with pytest.raises(RecordError) as err:
         pyramids.replay("{not json")
     assert err.value.field == "json"
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES, ids=IDS)
+@given(seed=seeds, agent_seed=seeds)
+def test_random_move_and_play_legal_are_the_fast_forms_of_the_plain_ones(
+    game_id: str, players: int, seed: int, agent_seed: int
+) -> None:
+    """A search's fast path plays the very game the checked path plays, move for move."""
+    fast = pyramids.new_game(game_id, players=players, seed=seed)
+    plain = fast.copy()
+    rng = Rng(agent_seed)
+    for _ in range(150):
+        if fast.is_over:
+            break
+        twin = rng.copy()
+        moves = plain.legal_moves()
+        expected = moves[twin.below(len(moves))]
+        move = fast.random_move(rng)
+        assert move == expected and rng.state == twin.state
+        fast.play_legal(move)
+        plain.play(expected)
+        assert fingerprint(fast) == fingerprint(plain)
+    assert fast.record() == plain.record()
+    if fast.is_over:
+        with pytest.raises(ValueError):
+            fast.random_move(rng)

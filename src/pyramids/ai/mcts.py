@@ -144,8 +144,7 @@ def utilities(state: State[Any], policy: GamePolicy, margin: float) -> list[floa
 
 
 def _random_move(state: State[Any], rng: Rng) -> Hashable:
-    moves = state.legal_moves()
-    move: Hashable = moves[rng.below(len(moves))]
+    move: Hashable = state.random_move(rng)
     return move
 
 
@@ -205,6 +204,7 @@ def iteration(
             best: Node | None = None
             best_move: Hashable = None
             expand = False
+            from_policy = False
             if len(children) < width:
                 if ranked:
                     best_move = next((m for m in moves if m not in children), None)
@@ -213,7 +213,7 @@ def iteration(
                 # few children, the obvious move must be among them
                 elif playout_first and not children:
                     best_move = playout(d, rng)
-                    expand = True
+                    expand = from_policy = True
                 else:
                     untried = [m for m in moves if m not in children]
                     if untried:
@@ -233,7 +233,11 @@ def iteration(
                     best_move = moves[rng.below(len(moves))]
             mover = d.current_player
             assert mover is not None
-            d.play(best_move)
+            # every move here comes from d.legal_moves() (or the playout policy's choice)
+            if from_policy:
+                d.play(best_move)
+            else:
+                d.play_legal(best_move)
             if best is None:
                 best = children[best_move] = Node(mover)
                 path.append(best)
@@ -241,9 +245,14 @@ def iteration(
             node = best
             path.append(best)
         plies = 0
-        while not d.is_over and (limit is None or plies < limit):
-            d.play(playout(d, rng))
-            plies += 1
+        if playout_first:  # a policy's move is checked; a random one is legal by construction
+            while not d.is_over and (limit is None or plies < limit):
+                d.play(playout(d, rng))
+                plies += 1
+        else:
+            while not d.is_over and (limit is None or plies < limit):
+                d.play_legal(d.random_move(rng))
+                plies += 1
         u = utilities(d, policy, margin) if value is None else value(d)
         for visited in path:
             visited.n += 1

@@ -336,6 +336,31 @@ class State(ABC, Generic[M]):
         self._ply += 1
         self._apply(move)
 
+    def play_legal(self, move: M) -> None:
+        """Play a move just taken from this position's :meth:`legal_moves`, unchecked.
+
+        Why: a search plays thousands of moves it has itself taken from
+        :meth:`legal_moves` (or :meth:`random_move`) a moment before, and
+        checking each again is a tenth of a random playout. Any other move is
+        a caller's bug that this method does not catch: faces, adapters and
+        servers use :meth:`play`.
+        """
+        self._log = (self._log, move)
+        self._ply += 1
+        self._apply(move)
+
+    def random_move(self, rng: Rng) -> M:
+        """A uniformly random legal move: ``legal_moves()[rng.below(len(legal_moves()))]``.
+
+        A game may compute it faster (without building the whole list) but
+        must return that very move for the same ``rng``, so that searches and
+        seeded games do not change. Raises :class:`ValueError` once the game is over.
+        """
+        moves = self.legal_moves()
+        if not moves:
+            raise ValueError("no legal move: the game is over")
+        return moves[rng.below(len(moves))]
+
     def ranking(self) -> list[int]:
         """Each seat's place, 1 = best; tied seats share a place.
 

@@ -184,6 +184,28 @@ class PyramidetoState(State[PyramidetoMove]):
         """
         if self._over:
             return []
+        moves: list[PyramidetoMove] = []
+        for row in self._move_rows():
+            moves.extend(row)
+        return moves
+
+    def random_move(self, rng: Rng) -> PyramidetoMove:
+        """``legal_moves()[rng.below(n)]`` found in the rows, without joining them into a list."""
+        if self._over:
+            raise ValueError("no legal move: the game is over")
+        rows = self._move_rows()
+        total = sum(map(len, rows))
+        if not total:
+            raise ValueError("no legal move")
+        k = rng.below(total)
+        for row in rows:
+            if k < len(row):
+                return row[k]
+            k -= len(row)
+        raise AssertionError("unreachable: k is below the number of moves")
+
+    def _move_rows(self) -> list[Sequence[PyramidetoMove]]:
+        """The legal moves as the rows :meth:`legal_moves` joins, in its order."""
         above = self._above
         below = self._below
         tops = [t for t in PIECES if above[t] < 0]
@@ -193,7 +215,7 @@ class PyramidetoState(State[PyramidetoMove]):
         # targets by the size of the lowest moved piece: any top, medium+, large
         fit = (tmask, tmask & _MEDIUM_UP, tmask & _LARGE)
         last = self._last
-        moves: list[PyramidetoMove] = []
+        out: list[Sequence[PyramidetoMove]] = []
         rows = _GROUP_MOVES
         for t in tops:
             own = ~_BIT[t]
@@ -203,11 +225,11 @@ class PyramidetoState(State[PyramidetoMove]):
                 if p != last:
                     key = ((fit[SIZE[p]] & own) << 5 | p) << 1 | (q >= 0)
                     row = rows.get(key)
-                    moves.extend(_group_moves(key) if row is None else row)
+                    out.append(_group_moves(key) if row is None else row)
                 p = q
         if self._deck:
-            moves.extend([EXCHANGE[c] for c in self._hands[self._turn]])
-        return moves
+            out.append([EXCHANGE[c] for c in self._hands[self._turn]])
+        return out
 
     def _check(self, move: PyramidetoMove) -> None:
         if not isinstance(move, PyramidetoMove):
