@@ -63,8 +63,8 @@ from pyramids.ai.arena import (
     summarize,
 )
 from pyramids.ai.base import Agent
+from pyramids.ai.greedy.pyramido_treasure import Memory, TreasureMemoryAgent
 from pyramids.ai.policies.pyramido_treasure import candidates, ranked_steps
-from pyramids.ai.treasure_memory import Memory, TreasureMemoryAgent
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.games.pyramido_treasure import SLIDES, TreasureMove, TreasureState

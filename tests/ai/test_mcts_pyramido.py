@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pyramids.ai import make_agent
-from pyramids.ai.greedy_pyramido import GreedyPyramido, _after, _best_gem_score
+from pyramids.ai.greedy.pyramido import GreedyPyramido, _after, _best_gem_score
 from pyramids.ai.mcts import MCTSAgent
 from pyramids.ai.policies import DEFAULT_POLICY, get_policy
 from pyramids.ai.policies.pyramido import TOP_CARD, TOP_PLACE, candidates

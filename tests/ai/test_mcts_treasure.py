@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pyramids.ai.greedy.pyramido_treasure import TreasureMemoryAgent
 from pyramids.ai.mcts import MCTSAgent
 from pyramids.ai.policies import get_policy
 from pyramids.ai.policies.pyramido_treasure import (
@@ -15,7 +16,6 @@ from pyramids.ai.policies.pyramido_treasure import (
     ranked_steps,
     wanted,
 )
-from pyramids.ai.treasure_memory import TreasureMemoryAgent
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido_treasure import SLIDES, TreasureState
 from pyramids.games.pyramido_treasure.board import NEIGHBOURS, SPOTS

@@ -10,7 +10,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import pyramids
-from pyramids.ai.greedy_pyramideto import GreedyPyramideto
+from pyramids.ai.greedy.pyramideto import GreedyPyramideto
 from pyramids.ai.registry import make_agent
 from pyramids.cli.main import app
 from pyramids.cli.render import game_hooks

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pyramids
-from pyramids.ai.greedy_pyramideto import GreedyPyramideto
+from pyramids.ai.greedy.pyramideto import GreedyPyramideto
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramideto import CODES, GOALS, PyramidetoState, tower_stands
 

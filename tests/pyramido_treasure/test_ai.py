@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 import pyramids
-from pyramids.ai.registry import agent_names, make_agent
-from pyramids.ai.treasure_memory import (
+from pyramids.ai.greedy.pyramido_treasure import (
     Belief,
     ChildAgent,
     TreasureMemoryAgent,
     costs_to,
     reach_costs,
 )
+from pyramids.ai.registry import agent_names, make_agent
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido_treasure import TreasureState
 from pyramids.games.pyramido_treasure.board import FIELD_SPOTS, SPOTS, distance

@@ -5,7 +5,7 @@ pair of empty cells, both ways round), and a few hundred playouts spread over
 them cannot tell the good ones apart, so MCTS lost to ``greedy``. The tree
 therefore grows, at each placement, only the ``TOP_PLACE`` placements that
 ``greedy`` ranks best (no dead cells, this floor's score after the gem, area
-growth; :func:`~pyramids.ai.greedy_pyramido.rank_placements`), best first;
+growth; :func:`~pyramids.ai.greedy.pyramido.rank_placements`), best first;
 the playouts then choose among good moves instead of finding them. At the
 card step it grows *pass* and the ``TOP_CARD`` cards that raise this floor's
 score most (the best card first when it gains at least 3, greedy's own
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from pyramids.ai.greedy_pyramido import _after, rank_placements
+from pyramids.ai.greedy.pyramido import _after, rank_placements
 from pyramids.ai.policies import GamePolicy
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
