@@ -236,6 +236,26 @@ def test_rules_pages_on_a_phone(browser: Any, web: LiveServer) -> None:
     page.context.close()
 
 
+def test_a_rules_page_lists_its_sections_and_jumps_to_them(browser: Any, web: LiveServer) -> None:
+    page = phone_page(browser)
+    page.goto(f"{web.url}/#/rules/pyramido")
+    page.wait_for_selector("nav.rules-toc li a")
+    links = page.locator("nav.rules-toc li a")
+    headings = page.locator("article.rules h2")
+    assert links.count() >= 3
+    texts = links.all_inner_texts()
+    assert texts[: headings.count()] == headings.all_inner_texts()
+    assert len(set(texts)) == len(texts)  # the options panel only once
+    third = links.nth(2)
+    target = third.get_attribute("data-section")
+    third.click()
+    page.wait_for_function(f"() => document.activeElement.id === {target!r}")
+    assert page.evaluate("() => location.hash") == "#/rules/pyramido"  # still the same page
+    top = page.evaluate(f"() => document.getElementById({target!r}).getBoundingClientRect().top")
+    assert page.evaluate("() => window.scrollY") > 0 and abs(top) < 10
+    page.context.close()
+
+
 def test_turn_shows_in_the_tab_title(page: Any, web: LiveServer) -> None:
     room = create(web.url, game="piramides", seats=[{"kind": "human"}], seed=3)
     page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")

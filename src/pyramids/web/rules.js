@@ -18,8 +18,35 @@ export async function rulesPage(main, gameId, games) {
   const opts = el("div", { class: "table-scroll", tabindex: "0" }, el("table", {},
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Option")), el("th", { scope: "col" }, t("Default")), el("th", { scope: "col" }, t("Meaning")))),
     el("tbody", {}, g.options.map((o) => el("tr", {}, el("td", {}, o.label), el("td", {}, defaultText(o)), el("td", {}, o.doc))))));
-  add(main, el("nav", { class: "crumbs", "aria-label": t("Rules pages") }, el("a", { href: "#/rules" }, t("All rules")), " · ", el("a", { href: "#/" }, t("Lobby"))), body,
-    g.options.length ? el("section", { class: "panel" }, el("h2", {}, t("Variant options")), opts) : null);
+  const options = g.options.length ? el("section", { class: "panel" }, el("h2", {}, t("Variant options")), opts) : null;
+  const toc = contents(body, options, gameId);
+  if (toc) body.insertBefore(toc, body.querySelector("h2")); // after the title and the introduction
+  add(main, el("nav", { class: "crumbs", "aria-label": t("Rules pages") }, el("a", { href: "#/rules" }, t("All rules")), " · ", el("a", { href: "#/" }, t("Lobby"))),
+    body, options);
+}
+
+// A list of the page's sections (its h2 headings, then the options), each one a link
+// that scrolls to its heading: a rulebook read on a phone is long. The links keep the
+// page's own address (the app routes by the hash), and the heading takes the focus.
+function contents(body, options, gameId) {
+  const headings = [...body.querySelectorAll("h2")];
+  const titles = new Set(headings.map((h) => h.textContent.trim()));
+  // the options table below the page, unless the page has a section of that name already
+  for (const h of options ? options.querySelectorAll("h2") : []) if (!titles.has(h.textContent.trim())) headings.push(h);
+  if (headings.length < 3) return null;
+  return el("nav", { class: "rules-toc", "aria-label": t("Contents") },
+    el("p", { class: "rules-toc-title" }, t("Contents")),
+    el("ol", {}, headings.map((h, k) => {
+      h.id = `rules-section-${k + 1}`;
+      h.tabIndex = -1;
+      const link = el("a", { href: `#/rules/${encodeURIComponent(gameId)}`, "data-section": h.id }, h.textContent);
+      link.addEventListener("click", (e) => {
+        e.preventDefault();
+        h.scrollIntoView({ block: "start" });
+        h.focus({ preventScroll: true });
+      });
+      return el("li", {}, link);
+    })));
 }
 
 function defaultText(o) {
