@@ -229,7 +229,7 @@ def test_a_broken_agent_module_is_a_bug_not_an_agent_left_out(
     # (here: one of its own imports is missing)
     monkeypatch.delitem(sys.modules, "pyramids.ai.greedy.piramides", raising=False)
     monkeypatch.setitem(sys.modules, "pyramids.games.piramides", None)
-    with pytest.raises(ImportError, match="pyramids.games.piramides"):
+    with pytest.raises(ImportError, match=r"pyramids\.games\.piramides"):
         bot_choices("piramides")
 
 
