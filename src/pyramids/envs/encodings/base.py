@@ -106,18 +106,23 @@ class ActionCodec(ABC):
         without asking the engine again, and bytes are immutable, so one mask
         may be kept and shared. Codecs whose ids do not depend on the state
         (an :meth:`_id_table`) remember the masks of short move lists: a few
-        dozen move sets make up most positions of a solitaire.
+        dozen move sets make up most positions of a solitaire. The others
+        take their ids from :meth:`legal_ids` (Pyramido's per-width tables).
         """
+        out = bytearray(self.num_actions)
+        if self._id_table() is None:  # ids need the state: the codec's own legal_ids
+            for i in self.legal_ids(state):
+                out[i] = 1
+            return bytes(out)
         moves = state.legal_moves()
         memo: dict[tuple[Hashable, ...], bytes] | None = None
         key: tuple[Hashable, ...] = ()
-        if len(moves) <= _MEMO_MOVES and self._id_table() is not None:
+        if len(moves) <= _MEMO_MOVES:
             memo = self.__dict__.setdefault("_legal_bytes_memo", {})
             key = tuple(moves)
             hit = memo.get(key)
             if hit is not None:
                 return hit
-        out = bytearray(self.num_actions)
         for i in self._ids_of(state, moves):
             out[i] = 1
         mask = bytes(out)
