@@ -66,9 +66,10 @@ class Budget:
 
 #: Difficulty levels (documented in docs/ai.md). ``hard`` is capped at 1.5 s so
 #: that it answers within 2 s even where the iteration budget is not reached;
-#: its 8,000 iterations fit in the cap on a quiet core in Pirámides and
-#: Pyramideto (where 2,000 took a quarter of it and won 74% against greedy,
-#: 8,000 about 90%), while Pyramido and the treasure hunt stop at the cap.
+#: 2,000 iterations took a quarter of the cap in Pirámides and Pyramideto, so it
+#: has 8,000: they fit in Pirámides, and Pyramideto gets 4,000-8,000 before the
+#: cap (8,000 won 87% against greedy, 2,000 won 74%); Pyramido and the treasure
+#: hunt stop at the cap either way.
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=100, seconds=0.5),
     "medium": Budget(iterations=500, seconds=1.0),
