@@ -101,3 +101,28 @@ class Session:
             msg = await self.recv(max(0.01, deadline - time.monotonic()))
             if pred(msg):
                 return msg
+
+
+async def play_first_legal_moves(
+    s: Session, game_id: str, seed: int, count: int, **variant: Any
+) -> dict[str, Any]:
+    """Play the first legal move ``count`` times over ``s`` (a seat-0 session, its snapshot
+    not yet read), checking each acknowledgement against an engine mirror of the deal:
+    versions in order, ``reply_to`` echoed, the event as played, the view the mirror's.
+    Returns the last event.
+    """
+    from pyramids.engine.registry import new_game
+
+    snap = await s.recv()
+    assert snap["type"] == "snapshot" and snap["version"] == 0
+    assert snap["deal"] == seed
+    expected = new_game(game_id, seed=seed, **variant)
+    for k in range(1, count + 1):
+        text = snap["legal"][0]
+        await s.send({"type": "move", "move": text, "version": k - 1, "id": k})
+        snap = await s.until(lambda m: m["type"] == "event")
+        assert snap["version"] == k and snap["reply_to"] == k
+        assert snap["event"] == {"kind": "move", "seat": 0, "move": text}
+        expected.play(expected.parse_move(text))
+        assert snap["view"] == expected.view(0)
+    return snap

@@ -17,7 +17,15 @@ from pyramids.ai.registry import AGENTS
 from pyramids.engine.registry import game_ids, get_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
-from tests.server.client import HTTP, Session, create, move, state, wait_over
+from tests.server.client import (
+    HTTP,
+    Session,
+    create,
+    move,
+    play_first_legal_moves,
+    state,
+    wait_over,
+)
 from tests.server.conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
@@ -68,18 +76,7 @@ def test_human_moves_are_acknowledged_in_order_with_versions(live: LiveServer) -
 
     async def run() -> None:
         async with Session(live.ws_url, room["room"], token) as s:
-            snap = await s.recv()
-            assert snap["type"] == "snapshot" and snap["version"] == 0
-            assert snap["deal"] == 3
-            expected = pyramids.new_game("piramides", seed=3)
-            for k in range(1, 6):
-                text = snap["legal"][0]
-                await s.send({"type": "move", "move": text, "version": k - 1, "id": k})
-                snap = await s.until(lambda m: m["type"] == "event")
-                assert snap["version"] == k and snap["reply_to"] == k
-                assert snap["event"] == {"kind": "move", "seat": 0, "move": text}
-                expected.play(expected.parse_move(text))
-                assert snap["view"] == expected.view(0)
+            await play_first_legal_moves(s, "piramides", 3, 5)
 
     asyncio.run(run())
 

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import pyramids
-from tests.server.client import HTTP, Session, create, state, wait_over
+from tests.server.client import HTTP, Session, create, play_first_legal_moves, state, wait_over
 from tests.server.conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
@@ -57,16 +56,7 @@ def test_moves_over_the_websocket_are_acknowledged_and_bad_ones_change_nothing(
 
     async def run() -> None:
         async with Session(served.ws_url, room["room"], token) as s:
-            snap = await s.recv()
-            assert snap["type"] == "snapshot" and snap["version"] == 0
-            expected = pyramids.new_game("piramides", seed=11)
-            for k in range(1, 4):
-                text = snap["legal"][0]
-                await s.send({"type": "move", "move": text, "version": k - 1, "id": k})
-                snap = await s.until(lambda m: m["type"] == "event")
-                assert snap["version"] == k and snap["reply_to"] == k
-                expected.play(expected.parse_move(text))
-                assert snap["view"] == expected.view(0)
+            await play_first_legal_moves(s, "piramides", 11, 3)
             await s.send("{not json")
             reply = await s.until(lambda m: m["type"] == "error")
             assert reply["error"]["code"] == "bad-json"
