@@ -147,11 +147,6 @@ def utilities(state: State[Any], policy: GamePolicy, margin: float) -> list[floa
     return out
 
 
-def _random_move(state: State[Any], rng: Rng) -> Hashable:
-    move: Hashable = state.random_move(rng)
-    return move
-
-
 #: what a search credits each seat with at the end of a playout (one utility a seat)
 Valuation = Callable[[State[Any]], list[float]]
 #: one iteration below a node: walk down a guess, grow a child, play out, back up
@@ -175,8 +170,8 @@ def iteration(
     once, and the review (:mod:`pyramids.review.ismcts`) needs this very
     step below root moves it holds itself, so there is one loop to tune.
     """
-    playout = policy.playout or _random_move
-    playout_first = policy.playout is not None
+    # None: uniformly random playouts (State.random_move, played unchecked)
+    playout = policy.playout
     limit = policy.playout_limit
     candidates = policy.candidates
     c = params.c
@@ -215,7 +210,7 @@ def iteration(
                     expand = best_move is not None
                 # the playout policy's choice first: where widening keeps only a
                 # few children, the obvious move must be among them
-                elif playout_first and not children:
+                elif playout is not None and not children:
                     best_move = playout(d, rng)
                     expand = from_policy = True
                 else:
@@ -249,7 +244,7 @@ def iteration(
             node = best
             path.append(best)
         plies = 0
-        if playout_first:  # a policy's move is checked; a random one is legal by construction
+        if playout is not None:  # a policy's move is checked; a random one is legal already
             while not d.is_over and (limit is None or plies < limit):
                 d.play(playout(d, rng))
                 plies += 1
