@@ -74,8 +74,6 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         self._state: State[Any] | None = None
         self._agent_rng = Rng(0)
         self._no_moves = bytes(self.codec.actions.num_actions)
-        # (state, its ply, legal mask, seat's score) as the last info reported them
-        self._known: tuple[State[Any] | None, int, bytes, float] = (None, -1, b"", 0.0)
 
     # -- helpers --------------------------------------------------------------
 
@@ -90,28 +88,16 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         return self.codec.observations.encode_state(self.state, self.seat)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
-        """The step's info; remembers the mask and score, which the next ``step`` reads."""
         state = self.state
         if state.current_player == self.seat:
             legal = self.codec.actions.legal_bytes(state)
         else:
             legal = self._no_moves
-        score = state.scores()[self.seat]
-        self._known = (state, state.ply, legal, score)
         return {
             "action_mask": np.frombuffer(legal, dtype=np.int8).copy(),
-            "score": score,
+            "score": state.scores()[self.seat],
             "illegal_action": illegal,
         }
-
-    def _legal_and_score(self) -> tuple[bytes, float]:
-        """The legal mask (bytes) and the seat's score now: remembered unless the state moved."""
-        state = self.state
-        known_state, ply, legal, score = self._known
-        if known_state is not state or ply != state.ply:
-            self._info()
-            _, _, legal, score = self._known
-        return legal, score
 
     def _play_opponents(self) -> None:
         state = self.state
@@ -140,10 +126,12 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         state = self.state
         if state.is_over:
             raise RuntimeError("the episode is over: call reset()")
-        legal, before = self._legal_and_score()
+        before = state.scores()[self.seat]
         try:
             action = self.codec.actions.check_action(action)
-            ok = legal[action] == 1
+            # the mask the last observation reported (the codec keeps it for this state)
+            legal = self.codec.actions.legal_bytes(state)
+            ok = state.current_player == self.seat and legal[action] == 1
         except ValueError:
             ok = False
         if not ok:

@@ -141,7 +141,6 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         self.wait_action: int | None = n if turn_order == "rotate" else None
         size = n if self.wait_action is None else n + 1
         self._mask_size = size
-        self._legal_known: tuple[State[Any], int, bytes] | None = None
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -176,18 +175,6 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
-    def _legal_now(self, state: State[Any]) -> bytes:
-        """The codec's legal mask of ``state`` (bytes), kept until the state moves on.
-
-        ``observe`` builds it for the mover and ``step`` reads it back: for a
-        game with long move lists (Pyramido: 168 placements) that is one
-        encoding of the moves a step instead of two.
-        """
-        known = self._legal_known
-        if known is None or known[0] is not state or known[1] != state.ply:
-            known = self._legal_known = (state, state.ply, self.codec.actions.legal_bytes(state))
-        return known[2]
-
     def _waiting(self, seat: int) -> bool:
         """Whether ``seat`` may only ``WAIT`` now ("rotate" order, game on, not its move)."""
         state = self.game_state
@@ -197,7 +184,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         seat = self._seat[agent]
         if state.current_player == seat:
-            legal = self._legal_now(state)
+            legal = self.codec.actions.legal_bytes(state)
             if self.wait_action is not None:
                 legal += b"\0"  # the mover may not WAIT
             mask = np.frombuffer(legal, dtype=np.int8).copy()
@@ -272,7 +259,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             if not self._is_wait(action):
                 try:
                     action = self.codec.actions.check_action(action)
-                    legal = self._legal_now(state)[action] == 1
+                    legal = self.codec.actions.legal_bytes(state)[action] == 1
                     move = self.codec.actions.decode(state, action)
                 except ValueError:
                     pass

@@ -108,7 +108,19 @@ class ActionCodec(ABC):
         (an :meth:`_id_table`) remember the masks of short move lists: a few
         dozen move sets make up most positions of a solitaire. The others
         take their ids from :meth:`legal_ids` (Pyramido's per-width tables).
+        The mask of the last state asked about is kept until that state plays
+        on (its :attr:`~pyramids.engine.state.State.ply` grows): an adapter
+        observes a position and then checks the step's action against it.
         """
+        last = self.__dict__.get("_legal_bytes_last")
+        if last is not None and last[0] is state and last[1] == state.ply:
+            mask: bytes = last[2]
+            return mask
+        mask = self._legal_bytes(state)
+        self.__dict__["_legal_bytes_last"] = (state, state.ply, mask)
+        return mask
+
+    def _legal_bytes(self, state: State[Any]) -> bytes:
         out = bytearray(self.num_actions)
         if self._id_table() is None:  # ids need the state: the codec's own legal_ids
             for i in self.legal_ids(state):
