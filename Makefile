@@ -62,7 +62,7 @@ golden: $(PLAY_STAMP)
 	$(BIN)/python -m pyramids.engine.playthrough tests/golden/*.txt
 
 # Extract the messages of the code into the catalogs, update every language, compile them.
-i18n: $(PLAY_STAMP)
+i18n: $(TEST_STAMP)
 	$(BIN)/python -m pyramids.i18n.build
 
 bench: $(TEST_STAMP)

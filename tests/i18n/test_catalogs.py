@@ -13,8 +13,16 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from pyramids.i18n import LANGUAGES, LOCALE_DIR
-from pyramids.i18n.build import po_path, template
-from pyramids.i18n.web import plural_categories
+from pyramids.i18n.build import (
+    dump_json,
+    locales,
+    plural_categories,
+    po_path,
+    template,
+    web_messages,
+)
+from pyramids.i18n.numbers import LOCALES_FILE
+from pyramids.i18n.web import messages_path
 
 OTHERS = LANGUAGES[1:]
 DOMAINS = ("pyramids", "web")
@@ -94,6 +102,19 @@ def test_compiled_catalogs_are_up_to_date(lang: str, domain: str) -> None:
     write_mo(buf, po(lang, domain))
     mo = Path(po_path(lang, domain)).with_suffix(".mo")
     assert mo.read_bytes() == buf.getvalue(), f"run `make i18n`: {mo} is stale"
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_exported_web_messages_are_up_to_date(lang: str) -> None:
+    """The page reads ``web.json``, not the ``.po``: ``make i18n`` wrote it from the last edit."""
+    stored = messages_path(lang).read_text(encoding="utf-8")
+    assert stored == dump_json(web_messages(po(lang, "web"))), f"run `make i18n`: {lang}"
+
+
+def test_exported_locale_data_is_up_to_date() -> None:
+    """``locales.json`` is what Babel's CLDR data and the catalogs' plural rules say now."""
+    expected = dump_json(locales({lang: po(lang, "web") for lang in OTHERS}))
+    assert LOCALES_FILE.read_text(encoding="utf-8") == expected, "run `make i18n`"
 
 
 def test_templates_are_up_to_date() -> None:

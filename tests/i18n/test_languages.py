@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyramids.i18n import (
     LANGUAGES,
@@ -84,3 +91,48 @@ def test_an_illegal_move_reads_in_every_language(lang: str) -> None:
         assert text == str(err)
     else:
         assert text != str(err) and text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.one_of(
+        st.integers(-(10**12), 10**12),
+        st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False),
+        st.decimals(-(10**9), 10**9, places=4, allow_nan=False, allow_infinity=False),
+    )
+)
+def test_numbers_are_written_as_babel_writes_them(lang: str, value: float) -> None:
+    """Faces format without Babel (:mod:`pyramids.i18n.numbers`); Babel stays the reference."""
+    from babel.numbers import format_decimal, format_percent
+
+    tr = translator(lang)
+    assert tr.number(value) == format_decimal(value, locale=lang)
+    assert tr.percent(value / 1000) == format_percent(value / 1000, locale=lang)
+
+
+def test_halves_round_to_even_like_babel() -> None:
+    assert translator("en").number(2.0005) == "2"  # 2.0005 is 2.000499... as a float
+    assert translator("en").number(Decimal("2.0005")) == "2"
+    assert translator("en").number(Decimal("2.0015")) == "2.002"
+    assert translator("fi").percent(0.425) == "42\xa0%"
+    assert translator("pt").percent(-0.125) == "-12%"
+    assert translator("cs").number(-0.0001) == "-0"
+
+
+def test_playing_needs_no_babel(tmp_path: Path) -> None:
+    """A player's install has no Babel: the pages, catalogs and numbers work without it."""
+    code = f"""
+import sys
+from fastapi.testclient import TestClient
+from pyramids.server.app import create_app
+from pyramids.i18n import translator
+with TestClient(create_app("sqlite:///{tmp_path}/games.db", bot_delay=0)) as client:
+    for lang in ("en", "pt", "fi", "cs", "es"):
+        assert client.get(f"/api/i18n/{{lang}}").json()["plural_categories"]["one"] == 0
+        assert client.get("/", headers={{"Accept-Language": lang}}).status_code == 200
+        translator(lang).number(1234.5), translator(lang).percent(0.5)
+print(sorted(m for m in sys.modules if m.split(".")[0] == "babel"))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

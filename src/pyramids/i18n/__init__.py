@@ -1,5 +1,9 @@
 """The five languages of Pyramids: gettext catalogs (made with Babel) and what faces need.
 
+Babel makes the catalogs (``make i18n``) but is not needed to read them: gettext is
+the standard library's, and the numbers' symbols come from a small file the build
+exports (:mod:`pyramids.i18n.numbers`), so that a player's install stays light.
+
 Why gettext with English msgids: it is what the Python ecosystem and translators'
 tools know (Babel extracts, updates and compiles the catalogs; Poedit and
 Weblate edit them), and a message without a translation still reads as
@@ -27,9 +31,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from babel import Locale
-from babel.core import negotiate_locale
 
 if TYPE_CHECKING:
     from pyramids.engine.errors import PyramidsError
@@ -66,7 +67,6 @@ class Translator:
         self.lang = lang if lang in LANGUAGES else DEFAULT
         self.domain = domain
         self._t = _translations(self.lang, domain)
-        self.locale = Locale.parse(self.lang)
 
     def gettext(self, message: str, /, **params: Any) -> str:
         """The translation of ``message`` with its ``{placeholders}`` filled in."""
@@ -99,15 +99,15 @@ class Translator:
 
     def number(self, value: float) -> str:
         """A number as the language writes it (``1 234`` in Czech, ``1,234`` in English)."""
-        from babel.numbers import format_decimal
+        from pyramids.i18n import numbers
 
-        return format_decimal(value, locale=self.locale)
+        return numbers.decimal(value, self.lang)
 
     def percent(self, fraction: float) -> str:
         """A share as a whole percentage (``42 %`` or ``42%``)."""
-        from babel.numbers import format_percent
+        from pyramids.i18n import numbers
 
-        return format_percent(fraction, locale=self.locale)
+        return numbers.percent(fraction, self.lang)
 
     def ordinal(self, n: int) -> str:
         """A place in a ranking: ``1st``, ``1.``, ``1º``."""
@@ -155,14 +155,11 @@ def negotiate(preferred: str | Iterable[str] | None) -> str:
         tags = _parse_accept_language(preferred)
     else:
         tags = [t for t in preferred if t]
-    wanted = [t.replace("-", "_") for t in tags]
-    found = negotiate_locale(wanted, list(LANGUAGES), sep="_")
-    if found:
-        return found
-    for tag in wanted:  # "pt_BR" when only "pt" is offered
-        base = tag.split("_")[0].lower()
-        if base in LANGUAGES:
-            return base
+    for tag in tags:  # the first tag we have, or whose language we have ("pt-BR": "pt")
+        tag = tag.replace("_", "-").lower()
+        for candidate in (tag, tag.split("-")[0]):
+            if candidate in LANGUAGES:
+                return candidate
     return DEFAULT
 
 

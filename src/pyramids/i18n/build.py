@@ -11,7 +11,10 @@ Three steps, all with Babel's own machinery:
 2. **update** each language's ``.po`` from the template (new messages appear
    untranslated, removed ones go; never fuzzy guesses, which translators would have
    to check one by one);
-3. **compile** each ``.po`` into the ``.mo`` that gettext reads.
+3. **compile** each ``.po`` into the ``.mo`` that gettext reads, and export what the
+   faces read without Babel: each web catalog as JSON (``web.json``, for the page) and
+   every language's number symbols and plural categories (``locales.json``, see
+   :mod:`pyramids.i18n.numbers`).
 
 ``--check`` only reports what is missing and exits 1 if anything is.
 """
@@ -19,17 +22,22 @@ Three steps, all with Babel's own machinery:
 from __future__ import annotations
 
 import argparse
+import gettext
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from pyramids.i18n import LANGUAGES, LOCALE_DIR, name_context, option_label
+from pyramids.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, name_context, option_label
+from pyramids.i18n.numbers import LOCALES_FILE
+from pyramids.i18n.web import messages_path
 
 SRC = Path(__file__).resolve().parents[1]
 
@@ -145,6 +153,78 @@ def missing(catalog: Catalog) -> list[str]:
     return out
 
 
+#: counts that reach every plural category of our languages (Portuguese and Spanish
+#: have a form for exact millions)
+_SAMPLES = [*range(0, 202), 1_000, 1_000_000, 2_000_000, 1_000_001]
+
+
+def plural_categories(lang: str, expression: str) -> dict[str, int]:
+    """For each CLDR plural category of ``lang``, the gettext form index it selects.
+
+    Refused (``ValueError``) if a category would need two forms: the catalog's
+    ``Plural-Forms`` expression and CLDR disagree, and the page would say it wrong.
+    """
+    choose = gettext.c2py(expression)
+    locale = Locale.parse(lang)
+    found: dict[str, int] = {}
+    for n in _SAMPLES:
+        category = locale.plural_form(n)
+        index = choose(n)
+        if found.setdefault(category, index) != index:
+            raise ValueError(
+                f"{lang}: plural category {category!r} means forms {found[category]} and {index}"
+            )
+    return found
+
+
+def _affixes(pattern: Any) -> dict[str, list[str]]:
+    return {"prefix": list(pattern.prefix), "suffix": list(pattern.suffix)}
+
+
+def locale_entry(lang: str, plural_expr: str) -> dict[str, Any]:
+    """A language's entry of ``locales.json``: what :mod:`pyramids.i18n.numbers` applies.
+
+    Only the standard patterns are supported (groups of three, up to three decimals,
+    whole percentages); a language with others is refused here, not misformatted.
+    """
+    locale = Locale.parse(lang)
+    symbols = locale.number_symbols["latn"]
+    dec, pct = locale.decimal_formats[None], locale.percent_formats[None]
+    shapes = (dec.grouping, dec.frac_prec, dec.scale, pct.grouping, pct.frac_prec, pct.scale)
+    if shapes != ((3, 3), (0, 3), 0, (3, 3), (0, 0), 2) or dec.exp_prec or pct.exp_prec:
+        raise ValueError(f"{lang}: number patterns {dec.pattern!r}, {pct.pattern!r} unsupported")
+    return {
+        "decimal": symbols["decimal"],
+        "group": symbols["group"],
+        "decimal_pattern": _affixes(dec),
+        "percent_pattern": _affixes(pct),
+        "plural_categories": plural_categories(lang, plural_expr),
+    }
+
+
+def locales(catalogs: dict[str, Catalog]) -> dict[str, dict[str, Any]]:
+    """``locales.json``: every language's entry (English's plural rule is gettext's own)."""
+    exprs = {DEFAULT: "(n != 1)"} | {lang: c.plural_expr for lang, c in catalogs.items()}
+    return {lang: locale_entry(lang, exprs[lang]) for lang in LANGUAGES}
+
+
+def web_messages(catalog: Catalog) -> dict[str, str | list[str]]:
+    """A web catalog as the page reads it: msgid (``context\u0004msgid``) to its forms."""
+    messages: dict[str, str | list[str]] = {}
+    for msg in catalog:
+        if not msg.id or not msg.string or msg.fuzzy:
+            continue
+        key_id = msg.id[0] if isinstance(msg.id, tuple | list) else msg.id
+        key = f"{msg.context}\u0004{key_id}" if msg.context else key_id
+        messages[key] = list(msg.string) if isinstance(msg.string, tuple | list) else msg.string
+    return dict(sorted(messages.items()))
+
+
+def dump_json(data: Any) -> str:
+    """How the exported files are written (sorted, one entry a line: readable diffs)."""
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
 def build(check: bool = False, languages: tuple[str, ...] = LANGUAGES[1:]) -> int:
     """Run the three steps (or, with ``check``, only report); 1 if anything is missing.
 
@@ -173,6 +253,11 @@ def build(check: bool = False, languages: tuple[str, ...] = LANGUAGES[1:]) -> in
                 write_po(f, catalog, width=100, sort_output=True, include_previous=False)
             with path.with_suffix(".mo").open("wb") as f:
                 write_mo(f, catalog)
+            if domain == "web":
+                messages_path(lang).write_text(dump_json(web_messages(catalog)), encoding="utf-8")
+    if not check:
+        catalogs = {lang: read_catalog(lang, "web") for lang in LANGUAGES[1:]}
+        LOCALES_FILE.write_text(dump_json(locales(catalogs)), encoding="utf-8")
     return 1 if check and gaps else 0
 
 

@@ -4,58 +4,37 @@ and how the language's plural forms map onto the browser's ``Intl.PluralRules``.
 Why the plural map: gettext numbers a language's plural forms by a C expression,
 which a page could only evaluate with ``eval`` (forbidden by our Content-Security-
 Policy); the browser already knows each language's CLDR plural categories, so we
-send which gettext form each category means, checked against the expression.
+send which gettext form each category means, checked against the expression when
+``make i18n`` exports it (:func:`pyramids.i18n.build.plural_categories`).
 """
 
 from __future__ import annotations
 
-import gettext as _gettext
+import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from babel import Locale
-from babel.messages.pofile import read_po
-
-from pyramids.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, translator
-
-#: counts that reach every plural category of our languages (Portuguese and Spanish
-#: have a form for exact millions)
-_SAMPLES = [*range(0, 202), 1_000, 1_000_000, 2_000_000, 1_000_001]
+from pyramids.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, numbers, translator
 
 
-def plural_categories(lang: str, expression: str) -> dict[str, int]:
-    """For each CLDR plural category of ``lang``, the gettext form index it selects."""
-    choose = _gettext.c2py(expression)
-    locale = Locale.parse(lang)
-    found: dict[str, int] = {}
-    for n in _SAMPLES:
-        category = locale.plural_form(n)
-        index = choose(n)
-        if found.setdefault(category, index) != index:
-            raise ValueError(
-                f"{lang}: plural category {category!r} means forms {found[category]} and {index}"
-            )
-    return found
+def messages_path(lang: str) -> Path:
+    """Where the build writes a language's web messages as JSON (beside its ``web.po``)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "web.json"
 
 
 @cache
 def catalog_json(lang: str) -> dict[str, Any]:
-    """Everything the page needs to speak ``lang`` (English: names only, msgids are English)."""
+    """Everything the page needs to speak ``lang`` (English: names only, msgids are English).
+
+    The messages are the ``web.po``'s, exported by ``make i18n`` as JSON (keys are
+    msgids, ``context\u0004msgid`` with a context; plurals a list of forms).
+    """
     if lang not in LANGUAGES:
         lang = DEFAULT
     messages: dict[str, str | list[str]] = {}
-    categories = {"one": 0, "other": 1}
     if lang != DEFAULT:
-        path = LOCALE_DIR / lang / "LC_MESSAGES" / "web.po"
-        with path.open("rb") as f:
-            catalog = read_po(f, locale=lang)
-        for msg in catalog:
-            if not msg.id or not msg.string or msg.fuzzy:
-                continue
-            key_id = msg.id[0] if isinstance(msg.id, tuple | list) else msg.id
-            key = f"{msg.context}\u0004{key_id}" if msg.context else key_id
-            messages[key] = list(msg.string) if isinstance(msg.string, tuple | list) else msg.string
-        categories = plural_categories(lang, catalog.plural_expr)
+        messages = json.loads(messages_path(lang).read_text(encoding="utf-8"))
     from pyramids.engine import names
     from pyramids.engine.registry import all_games
 
@@ -64,7 +43,7 @@ def catalog_json(lang: str) -> dict[str, Any]:
     return {
         "lang": lang,
         "messages": messages,
-        "plural_categories": categories,
+        "plural_categories": numbers.plural_categories(lang),
         "names": {
             kind: {ident: tr.name(kind, ident) for ident in table}
             for kind, table in names.all_names().items()
