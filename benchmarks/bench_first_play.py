@@ -7,7 +7,11 @@ a temporary folder, so nothing of this checkout's ``.venv`` is reused), runs
 the server's process group and measures the venv (once the first start has
 written its byte code). Run with::
 
-    python -m benchmarks.bench_first_play [--runs 3] [--vs REVISION]
+    python -m benchmarks.bench_first_play [--runs 3] [--vs REVISION] [--pypi-only]
+
+``--pypi-only`` hides the machine's pip configuration (its extra indexes and wheel
+folder; ``PIP_CONFIG_FILE`` set to the null device), as on a player's machine
+whose pip knows only PyPI.
 
 The figures are wall seconds on whatever else the machine is doing: the load
 average is printed beside them, and the median of the runs is the one to quote.
@@ -44,7 +48,7 @@ def _size_mb(folder: Path) -> float:
     return total / 1e6
 
 
-def one_run(ref: str = "HEAD") -> tuple[float, float]:
+def one_run(ref: str = "HEAD", pypi_only: bool = False) -> tuple[float, float]:
     """(seconds until the first answer, venv MB) of a fresh clone's first ``make play``."""
     with tempfile.TemporaryDirectory(prefix="first-play-") as tmp:
         clone = Path(tmp) / "pyramids"
@@ -52,6 +56,10 @@ def one_run(ref: str = "HEAD") -> tuple[float, float]:
         subprocess.run(["git", "-C", str(clone), "checkout", "-q", ref], check=True)
         port = free_port()
         env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+        if pypi_only:
+            hidden = ("PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "PIP_INDEX_URL")
+            env = {k: v for k, v in env.items() if k not in hidden}
+            env["PIP_CONFIG_FILE"] = os.devnull
         start = time.perf_counter()
         server = subprocess.Popen(
             ["make", "play", f"ARGS=--port {port} --database-url sqlite:///{tmp}/games.db"],
@@ -81,13 +89,16 @@ def main() -> None:
     parser.add_argument(
         "--vs", metavar="REF", help="another revision, run in turn with HEAD (A B A B ...)"
     )
+    parser.add_argument(
+        "--pypi-only", action="store_true", help="hide the machine's pip configuration"
+    )
     args = parser.parse_args()
     refs = ["HEAD"] + ([args.vs] if args.vs else [])
     results: dict[str, list[float]] = {ref: [] for ref in refs}
     for k in range(args.runs):
         for ref in refs:
             load = os.getloadavg()[0]
-            seconds, size = one_run(ref)
+            seconds, size = one_run(ref, args.pypi_only)
             results[ref].append(seconds)
             print(
                 f"{ref} run {k + 1}: answered in {seconds:5.1f} s, venv {size:4.0f} MB"
