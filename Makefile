@@ -24,6 +24,10 @@ else
 VENV_FLAGS :=
 BOOTSTRAP_PIP := $(BIN)/python -m pip
 endif
+# installs into the venv; an index without pip 25.1+ still gets a venv, with whatever pip it has
+BOOTSTRAP = $(BOOTSTRAP_PIP) install --quiet --disable-pip-version-check --no-compile
+# the build backend of pyproject.toml's [build-system] (a test checks they agree)
+BACKEND := 'flit_core>=3.12,<4'
 PIP := $(BIN)/python -m pip
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
 
@@ -32,7 +36,7 @@ PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
 # Makefile too: a change to an install line reinstalls existing venvs.
 $(PLAY_STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BOOTSTRAP_PIP) install --quiet --disable-pip-version-check --no-compile 'pip>=25.1,<27' 'flit_core>=3.12,<4'
+	$(BOOTSTRAP) 'pip>=25.1,<27' $(BACKEND) || $(BOOTSTRAP) pip $(BACKEND)
 	$(PIP_INSTALL) --no-compile --no-build-isolation -e .
 	touch $(PLAY_STAMP)
 
