@@ -99,6 +99,7 @@ def test_an_illegal_move_reads_in_every_language(lang: str) -> None:
     value=st.one_of(
         st.integers(-(10**12), 10**12),
         st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False),
+        st.sampled_from([float("inf"), float("-inf"), float("nan")]),
         st.decimals(-(10**9), 10**9, places=4, allow_nan=False, allow_infinity=False),
     )
 )

@@ -52,12 +52,18 @@ def _group(digits: str, separator: str, size: int = 3) -> str:
 
 def _render(value: Decimal, fraction_digits: int, entry: dict[str, Any], kind: str) -> str:
     negative = value.is_signed()  # before rounding, as Babel: -0.0001 is "-0"
-    rounded = abs(value).quantize(Decimal(1).scaleb(-fraction_digits), rounding=ROUND_HALF_EVEN)
-    whole, _, fraction = f"{rounded:f}".partition(".")
-    number = _group(whole, entry["group"])
-    fraction = fraction.rstrip("0")
-    if fraction:
-        number += entry["decimal"] + fraction
+    if value.is_nan():
+        number = "NaN"
+    elif value.is_infinite():
+        number = "∞"
+    else:
+        step = Decimal(1).scaleb(-fraction_digits)
+        rounded = abs(value).quantize(step, rounding=ROUND_HALF_EVEN)
+        whole, _, fraction = f"{rounded:f}".partition(".")
+        number = _group(whole, entry["group"])
+        fraction = fraction.rstrip("0")
+        if fraction:
+            number += entry["decimal"] + fraction
     affixes = entry[f"{kind}_pattern"]
     prefix, suffix = affixes["prefix"][negative], affixes["suffix"][negative]
     return f"{prefix}{number}{suffix}"
