@@ -36,9 +36,10 @@ agents.
 
 Options (``python -m benchmarks.bench_treasure_ceiling --games 200 --seed 0
 --jobs 2``), or the environment variables ``TREASURE_CEILING_GAMES``,
-``TREASURE_CEILING_SEED``, ``TREASURE_CEILING_JOBS`` and
-``TREASURE_CEILING_ONLY`` (comma-separated entrant names) when run through
-``python -m benchmarks treasure_ceiling``.
+``TREASURE_CEILING_SEED``, ``TREASURE_CEILING_JOBS``, ``TREASURE_CEILING_OPPONENT``
+and ``TREASURE_CEILING_ONLY`` (comma-separated entrant names) when run through
+``python -m benchmarks treasure_ceiling``. ``--opponent child`` measures the same
+rows against the forgetful ``child`` instead (the bar of ``hard`` against it).
 """
 
 from __future__ import annotations
@@ -219,9 +220,11 @@ def play_game(config: ArenaConfig, match: Match) -> GameResult:
     return play_match(config, match, agent_factory=make_entrant)
 
 
-def measure(entrant: str, games: int, seed: int, jobs: int) -> list[AgentSummary]:
-    """``entrant`` against ``greedy`` over ``games`` seat-rotated games (arena summary)."""
-    config = ArenaConfig(GAME, (entrant, OPPONENT), games=games, seed=seed, players=2)
+def measure(
+    entrant: str, games: int, seed: int, jobs: int, opponent: str = OPPONENT
+) -> list[AgentSummary]:
+    """``entrant`` against ``opponent`` over ``games`` seat-rotated games (arena summary)."""
+    config = ArenaConfig(GAME, (entrant, opponent), games=games, seed=seed, players=2)
     matches = schedule(config)
     if jobs <= 1:
         results = [play_game(config, m) for m in matches]
@@ -253,6 +256,11 @@ def main(argv: list[str] | None = None) -> None:
         default=env("TREASURE_CEILING_ONLY", ""),
         help=f"comma-separated entrants (default all: {', '.join(ENTRANTS)})",
     )
+    parser.add_argument(
+        "--opponent",
+        default=env("TREASURE_CEILING_OPPONENT", OPPONENT),
+        help="the agent every entrant plays against (an arena spec: greedy, child, ...)",
+    )
     args = parser.parse_args([] if argv is None else argv)
     names = [x.strip() for x in args.only.split(",") if x.strip()] or list(ENTRANTS)
     unknown = [x for x in names if x not in ENTRANTS]
@@ -262,14 +270,14 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --jobs must be at least 1")
     deals = (args.games + 1) // 2
     print(
-        f"   {GAME}, 2 players, against {OPPONENT}: {args.games} games "
+        f"   {GAME}, 2 players, against {args.opponent}: {args.games} games "
         f"(deal seeds {args.seed}-{args.seed + deals - 1}, each from both seats), "
         f"{args.jobs} process(es)"
     )
     print(f"   {'entrant':<18} {'wins (95% Wilson)':<28} {'mean score':<18} time")
     for name in names:
         start, cpu_start = time.perf_counter(), _cpu_seconds()
-        me, them = measure(name, args.games, args.seed, args.jobs)
+        me, them = measure(name, args.games, args.seed, args.jobs, args.opponent)
         spent, cpu = time.perf_counter() - start, _cpu_seconds() - cpu_start
         wins = f"{me.wins:g}/{me.games}: {100 * me.win_rate:.1f}%"
         interval = f"({100 * me.win_low:.1f}-{100 * me.win_high:.1f})"
