@@ -1,7 +1,7 @@
 # Two commands for a fresh clone (see README): `make play` and `make test`.
 # Each sets up the virtual environment in .venv on first use. `make play` installs
-# only what playing needs (the core dependencies: about 80 MB, under 20 s from
-# pip's cache); `make test` adds the test tools and the research extras on top.
+# only what playing needs (the core dependencies: about 50 MB, under 20 s on
+# this machine); `make test` adds the test tools and the research extras on top.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,7 +14,9 @@ TEST_STAMP := $(VENV)/.installed-test
 # (`--python`), so the venv is made without ensurepip (0.2 s of CPU instead of 6);
 # otherwise ensurepip's pip upgrades itself. flit_core, the build backend, comes with it, so
 # that the editable install builds without an isolated environment of its own (pip would
-# make one and resolve flit_core into it: about a second).
+# make one and resolve flit_core into it: about a second). --no-build-isolation holds for
+# every package pip builds, and the venv has no setuptools: where a dependency has no wheel
+# for the platform, the install is tried again with isolation.
 OUTER_PIP := $(shell $(PYTHON) -c "import sys, pip; v = pip.__version__.split('.'); \
 	sys.exit((int(v[0]), int(v[1])) < (22, 3))" 2>/dev/null && echo yes)
 ifeq ($(OUTER_PIP),yes)
@@ -30,6 +32,7 @@ BOOTSTRAP = $(BOOTSTRAP_PIP) install --quiet --disable-pip-version-check --no-co
 BACKEND := 'flit_core>=3.12,<4'
 PIP := $(BIN)/python -m pip
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
+TEST_EXTRAS := [dev,fast,rl,openspiel,pysol,postgres,cluster]
 
 .PHONY: play test lint typecheck bench clean i18n golden
 
@@ -37,11 +40,11 @@ PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
 $(PLAY_STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BOOTSTRAP) 'pip>=25.1,<27' $(BACKEND) || $(BOOTSTRAP) pip $(BACKEND)
-	$(PIP_INSTALL) --no-compile --no-build-isolation -e .
+	$(PIP_INSTALL) --no-compile --no-build-isolation -e . || $(PIP_INSTALL) --no-compile -e .
 	touch $(PLAY_STAMP)
 
 $(TEST_STAMP): $(PLAY_STAMP)
-	$(PIP_INSTALL) --no-build-isolation -e '.[dev,fast,rl,openspiel,pysol,postgres,cluster]'
+	$(PIP_INSTALL) --no-build-isolation -e '.$(TEST_EXTRAS)' || $(PIP_INSTALL) -e '.$(TEST_EXTRAS)'
 	touch $(TEST_STAMP)
 
 # ARGS go to the server, e.g. make play ARGS="--port 8080"

@@ -113,7 +113,7 @@ def test_numbers_are_written_as_babel_writes_them(lang: str, value: float) -> No
 
 
 def test_halves_round_to_even_like_babel() -> None:
-    assert translator("en").number(2.0005) == "2"  # 2.0005 is 2.000499... as a float
+    assert translator("en").number(2.0005) == "2"  # a float by its repr: 2.0005, half to even
     assert translator("en").number(Decimal("2.0005")) == "2"
     assert translator("en").number(Decimal("2.0015")) == "2.002"
     assert translator("fi").percent(0.425) == "42\xa0%"
