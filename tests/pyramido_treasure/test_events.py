@@ -85,6 +85,7 @@ def test_danger_success_takes_the_named_cards_from_the_current_deck() -> None:
     slide_to(state, "B1", "C1", "C2")  # blank, blank, mummy
     assert hand(state, 0) == ["sphinx/2", "mummy/2"]
     assert state.view(None)["deck_left"] == ["vase/3"]
+    assert state.decks_left()[1] == 1  # sphinx and mummy left the deck behind its top
     # parrot/2 stayed on top of the deck: player 1 draws it
     assert state.current_player == 1 and state.view(None)["search"]["card"] == "parrot/2"
 

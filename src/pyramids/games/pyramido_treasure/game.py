@@ -937,7 +937,8 @@ class TreasureState(State[TreasureMove]):
 
     def decks_left(self) -> list[int]:
         """Cards left in each of the three decks (public)."""
-        left = len(self.deck_left())
+        # the current deck's cards from _pos on, less those taken out of order (_gone)
+        left = len(self._decks[self._deck_no]) - self._pos - (self._gone >> self._pos).bit_count()
         return [
             left if d == self._deck_no else (len(self._decks[d]) if d > self._deck_no else 0)
             for d in range(3)
