@@ -232,6 +232,7 @@ def build(check: bool = False, languages: tuple[str, ...] = LANGUAGES[1:]) -> in
     languages at once must not rewrite each other's files).
     """
     gaps = 0
+    web: dict[str, Catalog] = {}  # the web catalogs as just updated (locales.json reads them)
     for domain in ("pyramids", "web"):
         pot = template(domain)
         if not check:
@@ -254,9 +255,11 @@ def build(check: bool = False, languages: tuple[str, ...] = LANGUAGES[1:]) -> in
             with path.with_suffix(".mo").open("wb") as f:
                 write_mo(f, catalog)
             if domain == "web":
+                web[lang] = catalog
                 messages_path(lang).write_text(dump_json(web_messages(catalog)), encoding="utf-8")
     if not check:
-        catalogs = {lang: read_catalog(lang, "web") for lang in LANGUAGES[1:]}
+        # languages left out of this update (``--lang``) keep their catalogs on disk
+        catalogs = {lang: web.get(lang) or read_catalog(lang, "web") for lang in LANGUAGES[1:]}
         LOCALES_FILE.write_text(dump_json(locales(catalogs)), encoding="utf-8")
     return 1 if check and gaps else 0
 
