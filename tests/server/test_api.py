@@ -279,6 +279,9 @@ def test_rest_errors_have_codes_and_change_nothing(live: LiveServer) -> None:
         (move(live.url, rid, tokens[waiting], legal[0], 0), 409, "not-your-turn"),
         (move(live.url, rid, tokens[to_move], "zz>zz", 0), 422, "illegal-move"),
         (move(live.url, rid, tokens[to_move], legal[0], 5), 409, "stale-version"),
+        # a version past 64 bits once crashed the refusal that names it back
+        (move(live.url, rid, tokens[to_move], legal[0], 2**64), 400, "bad-message"),
+        (move(live.url, rid, tokens[to_move], legal[0], -1), 400, "bad-message"),
         (move(live.url, rid, None, legal[0], 0), 403, "spectator"),
         (HTTP.get(f"{live.url}/api/rooms/{rid}/record"), 409, "not-finished"),
         (HTTP.get(f"{live.url}/api/rooms/{rid}/replay"), 409, "not-finished"),
@@ -344,6 +347,14 @@ def test_websocket_errors_have_codes_and_change_nothing(live: LiveServer) -> Non
                 ({"type": "move", "move": legal[0], "version": "0"}, "bad-message"),
                 ({"type": "move", "move": legal[0], "version": 0}, "not-your-turn"),
                 ({"type": "move", "move": legal[0], "version": 3}, "stale-version"),
+                # a refusal names the client's version back: one past 64 bits could not be
+                # encoded and ended the connection (found by the fuzz test)
+                ({"type": "move", "move": legal[0], "version": 2**64}, "bad-message"),
+                ({"type": "undo", "version": 2**64}, "bad-message"),
+                ({"type": "sync", "version": 2**64}, "bad-message"),
+                ({"type": "move", "move": legal[0], "version": -1}, "bad-message"),
+                ({"type": "move", "move": legal[0], "version": 2**53 + 1}, "bad-message"),
+                ({"type": "move", "move": legal[0], "version": 2**53}, "stale-version"),
                 # an id must come back unchanged as reply_to in any client's JSON
                 ({"type": "ping", "id": 2**60}, "bad-message"),
                 ({"type": "ping", "id": "x" * 65}, "bad-message"),

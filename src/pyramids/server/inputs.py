@@ -105,6 +105,13 @@ def _echoable(ident: int | str | None) -> int | str | None:
 SeatName = Annotated[str, AfterValidator(_seat_name)]
 MoveText = Annotated[str, Field(max_length=MAX_MOVE_LENGTH)]
 Seed = Annotated[int, Field(ge=0, lt=SEED_LIMIT)]
+#: the largest version a client may name. Why bounded: a refusal names the client's
+#: version back ("your move was made at version ..."), and a number past 64 bits
+#: cannot be encoded as JSON by orjson, which ended the connection (found by the
+#: fuzz test); a room never gets near 2**53 events, the largest integer JavaScript
+#: holds exactly.
+MAX_VERSION = 2**53
+Version = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 MessageId = Annotated[
     int | Annotated[str, Field(max_length=MAX_ID_LENGTH)] | None, AfterValidator(_echoable)
 ]
@@ -119,7 +126,9 @@ def _move_refusal(problem: ErrorDetails) -> ProtocolError:
 
 
 def _version_refusal() -> ProtocolError:
-    return ProtocolError("bad-message", "'version' must be a whole number")
+    return ProtocolError(
+        "bad-message", "'version' must be a whole number from 0 to {maximum}", maximum=MAX_VERSION
+    )
 
 
 # -- REST bodies ---------------------------------------------------------------------
@@ -252,13 +261,13 @@ class MoveRequest(_SeatBody):
     """``POST /api/rooms/{room}/moves``: ``{token, move, version}``."""
 
     move: MoveText
-    version: int
+    version: Version
 
 
 class UndoRequest(_SeatBody):
     """``POST /api/rooms/{room}/undo``: ``{token, version}``."""
 
-    version: int
+    version: Version
 
 
 class RematchRequest(Input):
@@ -308,21 +317,21 @@ class MoveMessage(ClientMessage):
 
     kind = "move"
     move: MoveText
-    version: int
+    version: Version
 
 
 class UndoMessage(ClientMessage):
     """``{"type": "undo", "version"}``: take back the last move (solitaire)."""
 
     kind = "undo"
-    version: int
+    version: Version
 
 
 class SyncMessage(ClientMessage):
     """``{"type": "sync", "version"}``: send what came after ``version``."""
 
     kind = "sync"
-    version: int
+    version: Version
 
 
 class ChatMessage(ClientMessage):
