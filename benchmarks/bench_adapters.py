@@ -127,8 +127,12 @@ def openspiel_loop(game_id: str, players: int) -> Callable[[int], int]:
     return loop
 
 
-def pettingzoo_floor(seconds: float = SECONDS) -> float:
+def pettingzoo_floor(seconds: float = SECONDS, wrapper: str = "ours") -> float:
     """Steps per second of PettingZoo's own machinery: a null AEC game, wrapped like ours.
+
+    ``wrapper`` is ``"ours"`` (:class:`~pyramids.envs.order_enforcing.OrderEnforcer`,
+    what ``env()`` returns), ``"pettingzoo"`` (its ``OrderEnforcingWrapper``,
+    what ``env()`` returned before) or ``"none"`` (the raw environment).
 
     The game does nothing (one agent, a fixed observation and mask, an episode
     of 100 steps), so what this loop costs is PettingZoo's: ``agent_iter``,
@@ -178,7 +182,14 @@ def pettingzoo_floor(seconds: float = SECONDS) -> float:
                 self.terminations = {"player_0": True}
             self._accumulate_rewards()
 
-    return _rate(aec_loop(wrappers.OrderEnforcingWrapper(Null())), seconds)
+    from pyramids.envs.order_enforcing import OrderEnforcer
+
+    wrap = {
+        "ours": OrderEnforcer,
+        "pettingzoo": wrappers.OrderEnforcingWrapper,
+        "none": lambda env: env,
+    }[wrapper]
+    return _rate(aec_loop(wrap(Null())), seconds)
 
 
 def adapter_overheads(rounds: int = 3) -> None:
@@ -285,8 +296,12 @@ def vector_rates(num_envs: int = 64, seconds: float = SECONDS) -> None:
 
 
 def main() -> None:
-    floor = pettingzoo_floor()
-    report("PettingZoo machinery alone", {"steps/s": floor, "us/step": 1e6 / floor})
+    for wrapper in ("pettingzoo", "ours", "none"):
+        floor = pettingzoo_floor(wrapper=wrapper)
+        report(
+            f"PettingZoo machinery alone, wrapper {wrapper}",
+            {"steps/s": floor, "us/step": 1e6 / floor},
+        )
     adapter_overheads()
     vector_rates()
     mcts_rates()

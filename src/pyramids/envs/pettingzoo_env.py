@@ -62,13 +62,13 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from pyramids.engine.registry import get_game
 from pyramids.engine.state import State
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import ImageArray
 from pyramids.envs.encodings.raster import view_image
+from pyramids.envs.order_enforcing import OrderEnforcer
 from pyramids.envs.text import view_text
 from pyramids.envs.utility import pairwise_utility
 
@@ -435,8 +435,8 @@ def make_env_functions(
         return PyramidsAECEnv(game_id, **kwargs)
 
     def env(**kwargs: Any) -> Any:
-        """The AEC environment with PettingZoo's order-enforcing wrapper."""
-        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+        """The AEC environment with PettingZoo's order-enforcing checks (:class:`OrderEnforcer`)."""
+        return OrderEnforcer(raw_env(**kwargs))
 
     def parallel_env(**kwargs: Any) -> TurnParallelEnv:
         """The parallel API: one move per step (see :class:`TurnParallelEnv`)."""
