@@ -58,7 +58,6 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
-    vector,
 )
 from pyramids.envs.encodings.raster import canvas, rect
 from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, DOMINOES, QUARTERS
@@ -291,6 +290,8 @@ class PyramidoObservations(ObservationCodec):
         per_seat = QUARTER_CELLS * PER_QUARTER + 6 + 3 + 4
         shared = 4 + len(STEPS) + 3 + 20 + 2 + 1 + 3 * 21 + 4 * 21
         self.shape = (players * per_seat + shared + players,)
+        #: per observer seat, the vector last returned (see :meth:`encode_state`)
+        self._buffers: dict[int, _Buffer] = {}
 
     def _top_view(self, pyramid: Any) -> FloatArray:
         top = pyramid["top_view"]
@@ -350,80 +351,215 @@ class PyramidoObservations(ObservationCodec):
         return out
 
     def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
-        """The same vector from the state (:func:`public_facts`, cached top views)."""
+        """The same vector from the state, rewriting only what changed since the last call.
+
+        Why: a seat's 324 × 9 top-view values are most of the vector, and a
+        step lays at most two blocks or one gem. Each observer seat keeps the
+        vector it was last given (:class:`_Buffer`) with, per pyramid, the
+        block tuple, gems and floor it was written from. The engine only ever
+        replaces a seat's block tuple by a longer one (it never edits it), so
+        when the new tuple starts with the old one only the blocks after it
+        are painted, on top (a later block covers an earlier one, as in the
+        view); anything else (another game, a new floor, a new episode)
+        writes the pyramid anew. The rest of the vector (a few dozen values)
+        is written every time, from precomputed index tables.
+        """
         if not isinstance(state, PyramidoState):
             return super().encode_state(state, seat)
         n = self.players
         me = seat or 0
-        order = [(me + k) % n for k in range(n)]
+        buf = self._buffers.get(me)
+        if buf is None:
+            buf = self._buffers[me] = _Buffer(self.shape[0], n)
+        out = buf.out
         facts = public_facts(state)
         scores = state.scores()
-        per_seat = QUARTER_CELLS * PER_QUARTER + 13
-        out = np.zeros(self.shape[0], dtype=np.float32)
+        over = facts["over"]
+        per_seat = _PER_SEAT
+        order = [(me + k) % n for k in range(n)]
         for k, q in enumerate(order):
             base = k * per_seat
-            block = out[base : base + QUARTER_CELLS * PER_QUARTER].reshape(
-                QUARTER_CELLS, PER_QUARTER
+            _write_pyramid(
+                out[base : base + _TOP_VALUES].reshape(QUARTER_CELLS, PER_QUARTER),
+                buf.pyramids[k],
+                state,
+                q,
             )
-            block[:] = _top_view_array(state, q)
-            grid = state.grid(q)
-            shift = state.grid_of_floor(q, grid.floor)[1]
-            for _, cell in state.gems(q):
-                y, x = divmod(grid.quarter_bits[cell][0] + shift, STRIDE)
-                if 0 <= x < QUARTER_SIZE and 0 <= y < QUARTER_SIZE:
-                    block[y * QUARTER_SIZE + x, 8] = 1.0
-            tail = base + QUARTER_CELLS * PER_QUARTER
-            unused = facts["gems_unused"][q]
-            for c in range(6):
-                if not unused >> c & 1:
-                    out[tail + c] = 1.0
-            cards = facts["cards"][q]
-            for c in range(3):
-                if cards >> c & 1:
-                    out[tail + 6 + c] = 1.0
             out_seat = state.is_out(q)
-            out[tail + 9] = out_seat
-            out[tail + 10] = facts["done"] >> q & 1
-            if not (facts["over"] or out_seat):
-                out[tail + 11] = min(max(state.floor_score(q).total / 40, 0.0), 1.0)
-            out[tail + 12] = min(max(scores[q] / 160, 0.0), 1.0)
-        base = n * per_seat
-        ones: list[int] = [base + facts["floor"] - 1]
-        base += 4
+            floor_score = 0.0
+            if not (over or out_seat):
+                floor_score = buf.pyramids[k].floor_score(state, q)
+            tail = base + _TOP_VALUES
+            out[tail : tail + 13] = (
+                *_GEM_FLAGS[facts["gems_unused"][q]],
+                *_CARD_FLAGS[facts["cards"][q]],
+                1.0 if out_seat else 0.0,
+                float(facts["done"] >> q & 1),
+                min(max(floor_score / 40, 0.0), 1.0),
+                min(max(scores[q] / 160, 0.0), 1.0),
+            )
+        shared = n * per_seat
+        out[shared:] = 0.0
+        tables = _shared_tables(shared)
+        ones: list[int] = [tables.floor + facts["floor"] - 1]
         step = facts["step"]
         if step in STEPS:
-            ones.append(base + STEPS.index(step))
-        base += len(STEPS)
+            ones.append(tables.step + STEPS.index(step))
         if facts["empty_slot"] is not None:
-            ones.append(base + facts["empty_slot"])
-        base += 3
+            ones.append(tables.slot + facts["empty_slot"])
         placed = facts["placed"]
         if placed >= 0:
-            ones += [base + i for i in _DOMINO_ONES[placed]]
+            ones += tables.placed[placed]
             if facts["gem_on"] >= 0:
-                ones.append(base + 20 + facts["gem_on"])
-        base += 22
-        scalars = [(base, facts["fills"] / 2)]
-        base += 1
-        for d in facts["quarry"]:
+                ones.append(tables.placed_gem + facts["gem_on"])
+        for s, d in enumerate(facts["quarry"]):
             if d >= 0:
-                ones.append(base)
-                ones += [base + 1 + i for i in _DOMINO_ONES[d]]
-            base += 21
-        for size, top in facts["stacks"]:
-            scalars.append((base, size / 22))
+                ones += tables.quarry[s][d]
+        for t, (size, top) in enumerate(facts["stacks"]):
+            out[tables.stacks[t]] = min(size / 22, 1.0)
             if top >= 0:
-                ones += [base + 1 + i for i in _DOMINO_ONES[top]]
-            base += 21
+                ones += tables.stack_tops[t][top]
         mover = state.current_player
-        ones += [base + k for k, q in enumerate(order) if q == mover]
-        shared = vector(
-            self.shape[0] - n * per_seat,
-            [i - n * per_seat for i in ones],
-            [(i - n * per_seat, v) for i, v in scalars],
-        )
-        out[n * per_seat :] = shared
-        return out
+        if mover is not None:
+            ones.append(tables.mover + (mover - me) % n)
+        out[ones] = 1.0
+        out[tables.fills] = min(facts["fills"] / 2, 1.0)
+        return out.copy()
+
+
+_TOP_VALUES = QUARTER_CELLS * PER_QUARTER
+_PER_SEAT = _TOP_VALUES + 13
+#: unused-gem bits -> the 6 flags (1 for a gem used), unused-card bits -> the 3 flags
+_GEM_FLAGS = tuple(tuple(0.0 if bits >> c & 1 else 1.0 for c in range(6)) for bits in range(64))
+_CARD_FLAGS = tuple(tuple(1.0 if bits >> c & 1 else 0.0 for c in range(3)) for bits in range(8))
+#: (colour, jewel, floor) -> the first 8 values of a quarter (colour one-hot, jewel, floor / 4)
+_QUARTER_ROWS = np.zeros((6 * 2 * 5, 8), dtype=np.float32)
+for _c in range(6):
+    for _j in range(2):
+        for _f in range(5):
+            _r = _QUARTER_ROWS[(_c * 2 + _j) * 5 + _f]
+            _r[_c], _r[6], _r[7] = 1.0, _j, _f / 4
+
+
+def _write_pyramid(block: FloatArray, memo: _Pyramid, state: PyramidoState, p: int) -> None:
+    """Bring seat ``p``'s (324, 9) values in ``block`` up to date (``memo``: what they hold)."""
+    blocks = state.blocks(p)
+    gems = state.gems(p)
+    grid = state.grid(p)
+    old = memo.blocks
+    if old is blocks and memo.gems == gems and memo.floor == grid.floor:
+        return
+    if old is not None and len(old) <= len(blocks) and blocks[: len(old)] == old:
+        _paint(block, state, p, blocks[len(old) :])
+    else:
+        block[:] = _top_view_array(state, p)
+        memo.gems = ()
+    if memo.gems != gems or memo.floor != grid.floor:
+        block[:, 8] = 0.0
+        shift = state.grid_of_floor(p, grid.floor)[1]
+        for _, cell in gems:
+            y, x = divmod(grid.quarter_bits[cell][0] + shift, STRIDE)
+            if 0 <= x < QUARTER_SIZE and 0 <= y < QUARTER_SIZE:
+                block[y * QUARTER_SIZE + x, 8] = 1.0
+    memo.blocks, memo.gems, memo.floor = blocks, gems, grid.floor
+    memo.score = None
+
+
+def _paint(block: FloatArray, state: PyramidoState, p: int, new: Any) -> None:
+    """Lay ``new`` blocks of seat ``p`` on its top-view values, in order (the last on top)."""
+    rows: dict[int, int] = {}
+    for floor, cell, c, jewels, _ in new:
+        grid, shift = state.grid_of_floor(p, floor)
+        qb = grid.quarter_bits[cell]
+        for q in range(4):
+            y, x = divmod(qb[q] + shift, STRIDE)
+            rows[y * QUARTER_SIZE + x] = (c * 2 + (jewels >> q & 1)) * 5 + floor
+    if rows:
+        block[list(rows), :8] = _QUARTER_ROWS[list(rows.values())]
+
+
+class _Pyramid:
+    """What one pyramid's values in a :class:`_Buffer` were written from, and its floor score."""
+
+    __slots__ = ("blocks", "floor", "gems", "score")
+
+    def __init__(self) -> None:
+        self.blocks: tuple[Any, ...] | None = None
+        self.gems: tuple[tuple[int, int], ...] = ()
+        self.floor = 0
+        self.score: int | None = None
+
+    def floor_score(self, state: PyramidoState, p: int) -> int:
+        """``state.floor_score(p).total``, once per blocks, gems and floor written.
+
+        The score is also shared between the buffers of all observer seats
+        (:data:`_FLOOR_SCORES`): in PettingZoo every seat observes, and each
+        would otherwise score the same changed pyramid again.
+        """
+        if self.score is None:
+            blocks = self.blocks
+            hit = _FLOOR_SCORES.get(id(blocks))
+            if (
+                hit is not None
+                and hit[0] is blocks
+                and hit[1] == self.gems
+                and hit[2] == self.floor
+            ):
+                self.score = hit[3]
+            else:
+                self.score = state.floor_score(p).total
+                if len(_FLOOR_SCORES) >= _TOP_VIEWS_MAX:
+                    _FLOOR_SCORES.clear()
+                _FLOOR_SCORES[id(blocks)] = (blocks, self.gems, self.floor, self.score)
+        return self.score
+
+
+#: id of a block tuple -> (the tuple, gems, floor, the floor score they give)
+_FLOOR_SCORES: dict[int, tuple[Any, tuple[tuple[int, int], ...], int, int]] = {}
+
+
+class _Buffer:
+    """The last observation given to one observer seat, and what its pyramids were written from."""
+
+    __slots__ = ("out", "pyramids")
+
+    def __init__(self, size: int, players: int) -> None:
+        self.out: FloatArray = np.zeros(size, dtype=np.float32)
+        self.pyramids = [_Pyramid() for _ in range(players)]
+
+
+class _SharedTables:
+    """Absolute indices of the shared part's values, for a shared part starting at ``start``."""
+
+    def __init__(self, start: int) -> None:
+        self.floor = start
+        self.step = self.floor + 4
+        self.slot = self.step + len(STEPS)
+        placed = self.slot + 3
+        self.placed = [[placed + i for i in ones] for ones in _DOMINO_ONES]
+        self.placed_gem = placed + 20
+        self.fills = placed + 22
+        quarry = self.fills + 1
+        self.quarry = [
+            [[quarry + 21 * s, *(quarry + 21 * s + 1 + i for i in ones)] for ones in _DOMINO_ONES]
+            for s in range(3)
+        ]
+        stacks = quarry + 3 * 21
+        self.stacks = [stacks + 21 * t for t in range(4)]
+        self.stack_tops = [
+            [[stacks + 21 * t + 1 + i for i in ones] for ones in _DOMINO_ONES] for t in range(4)
+        ]
+        self.mover = stacks + 4 * 21
+
+
+_SHARED: dict[int, _SharedTables] = {}
+
+
+def _shared_tables(start: int) -> _SharedTables:
+    tables = _SHARED.get(start)
+    if tables is None:
+        tables = _SHARED[start] = _SharedTables(start)
+    return tables
 
 
 # -- picture ---------------------------------------------------------------
