@@ -74,6 +74,7 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         self._state: State[Any] | None = None
         self._agent_rng = Rng(0)
         self._no_moves = bytes(self.codec.actions.num_actions)
+        self._score = 0
 
     # -- helpers --------------------------------------------------------------
 
@@ -93,9 +94,11 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
             legal = self.codec.actions.legal_bytes(state)
         else:
             legal = self._no_moves
+        #: the seat's score as this info reports it: the next step's reward starts from it
+        self._score = state.scores()[self.seat]
         return {
             "action_mask": np.frombuffer(legal, dtype=np.int8).copy(),
-            "score": state.scores()[self.seat],
+            "score": self._score,
             "illegal_action": illegal,
         }
 
@@ -126,7 +129,7 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         state = self.state
         if state.is_over:
             raise RuntimeError("the episode is over: call reset()")
-        before = state.scores()[self.seat]
+        before = self._score  # what the last info reported (reset or step)
         try:
             action = self.codec.actions.check_action(action)
             # the mask the last observation reported (the codec keeps it for this state)

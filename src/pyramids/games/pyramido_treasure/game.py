@@ -97,6 +97,7 @@ from pyramids.games.pyramido_treasure.setups import (
 from pyramids.games.pyramido_treasure.treasures import (
     BLANK,
     CARD_NAMES,
+    CARD_POINTS,
     DANGER,
     DECKS,
     EVENT_NAMES,
@@ -792,7 +793,8 @@ class TreasureState(State[TreasureMove]):
         return o
 
     def scores(self) -> list[int]:
-        return [sum(card_points(c) for c in h) for h in self._hands]
+        points = CARD_POINTS.__getitem__
+        return [sum(map(points, h)) for h in self._hands]
 
     # -- read-only accessors (public knowledge only, except token_at) ---------------
 
@@ -885,17 +887,18 @@ class TreasureState(State[TreasureMove]):
         while node is not None:
             hit = memo.get(id(node))
             if hit is not None and hit[0] is node:
-                table = list(hit[1])
+                table, tokens_known = list(hit[1]), list(hit[2])
                 break
             newer.append(node[1])
             node = node[0]
         else:
-            table = [-1] * SPOTS
+            table, tokens_known = [-1] * SPOTS, [-1] * SPOTS
+        tokens = self._tokens  # tokens never move: a revealed spot's token is the one there
         for ply, spot, _ in reversed(newer):
             table[spot] = ply
+            tokens_known[spot] = tokens[spot]
         last = tuple(table)
-        tokens = self._tokens
-        known = tuple(tokens[s] if p >= 0 else -1 for s, p in enumerate(last))
+        known = tuple(tokens_known)
         if len(memo) >= _LAST_REVEALS_MAX:
             memo.clear()
         memo[id(log)] = (log, last, known)
