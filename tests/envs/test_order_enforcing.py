@@ -64,6 +64,18 @@ def test_last_and_calls_before_reset_fail_as_in_pettingzoo() -> None:
         assert errors[0] == errors[1], call
 
 
+def test_the_name_and_writes_through_the_wrapper() -> None:
+    ours, theirs = both()
+    assert str(ours) == str(theirs) == "pyramido_v0"
+    ours.reset(seed=1)
+    mover = ours.agent_selection
+    other = next(a for a in ours.agents if a != mover)
+    ours.agent_selection = other  # a write reaches the environment, never shadows it
+    assert ours.unwrapped.agent_selection == other == ours.agent_selection
+    mask = ours.last()[0]["action_mask"]  # the waiting seat's: all zeros, not the mover's
+    assert not mask.any() and ours.unwrapped.observe(mover)["action_mask"].any()
+
+
 def test_private_attributes_stay_hidden() -> None:
     env = piramides_v0.env()
     env.reset(seed=1)

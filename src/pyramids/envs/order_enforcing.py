@@ -11,7 +11,12 @@ after an ordinary look-up has failed: with a null game, the loop of
 :class:`OrderEnforcer` keeps every check and message of the original (it is
 a subclass, so PettingZoo's own tests and ``isinstance`` checks accept it) and
 only gives the attributes a training loop reads on every step a property, and
-``last`` and ``agent_iter`` a direct path to the wrapped environment.
+``last`` and ``agent_iter`` a direct path to the wrapped environment. Two
+differences, both on purpose: writing one of those attributes through the
+wrapper (``env.agent_selection = ...``) writes it to the environment, where
+PettingZoo's wrapper would keep the value on itself, out of step with the
+game; and a loop over ``agent_iter`` without a ``step`` is refused even under
+``python -O`` (PettingZoo checks it with an ``assert``).
 """
 
 from __future__ import annotations
@@ -38,8 +43,11 @@ def _forward(name: str) -> property:
             raise AttributeError(name)
         return getattr(self.env, name)
 
+    def put(self: OrderEnforcer, value: Any) -> None:
+        setattr(self.env, name, value)
+
     get.__doc__ = f"The wrapped environment's ``{name}`` (after ``reset()``)."
-    return property(get)
+    return property(get, put)
 
 
 class OrderEnforcer(OrderEnforcingWrapper):  # type: ignore[misc]
@@ -58,6 +66,10 @@ class OrderEnforcer(OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             return super().last(observe)  # type: ignore[no-any-return]  # raises
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        """The environment's name, as PettingZoo's wrapper gives it (``pyramido_v0``)."""
+        return str(self.env)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         if not self._has_reset:
