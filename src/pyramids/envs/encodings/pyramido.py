@@ -78,7 +78,7 @@ from pyramids.games.pyramido.moves import (
     place_move,
     refill_move,
 )
-from pyramids.games.pyramido.views import public_facts, top_view_codes
+from pyramids.games.pyramido.views import public_facts
 
 CELLS = FRAME_CELLS  # 81: the largest grid (floor 1's frame)
 PLACE_BASE = 0
@@ -254,32 +254,6 @@ def _domino_ones(d: int) -> tuple[int, ...]:
 
 #: per engine domino, the offsets of its 20 values that are 1
 _DOMINO_ONES: tuple[tuple[int, ...], ...] = tuple(_domino_ones(d) for d in range(len(DOMINOES)))
-#: id of a seat's tuple of blocks -> (the tuple, its top view as (324, 9) values, gem column 0)
-_TOP_VIEWS: dict[int, tuple[Any, FloatArray]] = {}
-_TOP_VIEWS_MAX = 1 << 10  # ≈ 12 MB at most (one 324×9 float32 array each)
-
-
-def _top_view_array(state: PyramidoState, p: int) -> FloatArray:
-    """Seat ``p``'s top view as (324, 9) values (the gem column left 0), kept per block tuple.
-
-    A seat's top view changes only when it lays blocks, and the engine then
-    replaces its tuple of blocks, so the array is built once per placement
-    and found again by identity for every later observation.
-    """
-    blocks = state.blocks(p)
-    hit = _TOP_VIEWS.get(id(blocks))
-    if hit is not None and hit[0] is blocks:
-        return hit[1]
-    colour, jewel, floor = top_view_codes(state, p)
-    out = np.zeros((QUARTER_CELLS, PER_QUARTER), dtype=np.float32)
-    out[:, :6] = _COLOUR_ROWS[np.frombuffer(colour, dtype=np.uint8)]
-    out[:, 6] = np.frombuffer(jewel, dtype=np.uint8)
-    out[:, 7] = np.frombuffer(floor, dtype=np.uint8) / np.float32(4.0)
-    out.setflags(write=False)
-    if len(_TOP_VIEWS) >= _TOP_VIEWS_MAX:
-        _TOP_VIEWS.clear()
-    _TOP_VIEWS[id(blocks)] = (blocks, out)
-    return out
 
 
 class PyramidoObservations(ObservationCodec):
@@ -292,6 +266,8 @@ class PyramidoObservations(ObservationCodec):
         self.shape = (players * per_seat + shared + players,)
         #: per observer seat, the vector last returned (see :meth:`encode_state`)
         self._buffers: dict[int, _Buffer] = {}
+        #: where the shared part's values lie (after the seats' parts)
+        self._tables = _SharedTables(players * per_seat)
 
     def _top_view(self, pyramid: Any) -> FloatArray:
         top = pyramid["top_view"]
@@ -388,7 +364,7 @@ class PyramidoObservations(ObservationCodec):
             out_seat = state.is_out(q)
             floor_score = 0.0
             if not (over or out_seat):
-                floor_score = buf.pyramids[k].floor_score(state, q)
+                floor_score = _floor_score(state, q)
             tail = base + _TOP_VALUES
             out[tail : tail + 13] = (
                 *_GEM_FLAGS[facts["gems_unused"][q]],
@@ -400,7 +376,7 @@ class PyramidoObservations(ObservationCodec):
             )
         shared = n * per_seat
         out[shared:] = 0.0
-        tables = _shared_tables(shared)
+        tables = self._tables
         ones: list[int] = [tables.floor + facts["floor"] - 1]
         step = facts["step"]
         if step in STEPS:
@@ -452,7 +428,8 @@ def _write_pyramid(block: FloatArray, memo: _Pyramid, state: PyramidoState, p: i
     if old is not None and len(old) <= len(blocks) and blocks[: len(old)] == old:
         _paint(block, state, p, blocks[len(old) :])
     else:
-        block[:] = _top_view_array(state, p)
+        block[:] = 0.0
+        _paint(block, state, p, blocks)
         memo.gems = ()
     if memo.gems != gems or memo.floor != grid.floor:
         block[:, 8] = 0.0
@@ -462,7 +439,6 @@ def _write_pyramid(block: FloatArray, memo: _Pyramid, state: PyramidoState, p: i
             if 0 <= x < QUARTER_SIZE and 0 <= y < QUARTER_SIZE:
                 block[y * QUARTER_SIZE + x, 8] = 1.0
     memo.blocks, memo.gems, memo.floor = blocks, gems, grid.floor
-    memo.score = None
 
 
 def _paint(block: FloatArray, state: PyramidoState, p: int, new: Any) -> None:
@@ -479,43 +455,39 @@ def _paint(block: FloatArray, state: PyramidoState, p: int, new: Any) -> None:
 
 
 class _Pyramid:
-    """What one pyramid's values in a :class:`_Buffer` were written from, and its floor score."""
+    """What one pyramid's values in a :class:`_Buffer` were written from."""
 
-    __slots__ = ("blocks", "floor", "gems", "score")
+    __slots__ = ("blocks", "floor", "gems")
 
     def __init__(self) -> None:
         self.blocks: tuple[Any, ...] | None = None
         self.gems: tuple[tuple[int, int], ...] = ()
         self.floor = 0
-        self.score: int | None = None
-
-    def floor_score(self, state: PyramidoState, p: int) -> int:
-        """``state.floor_score(p).total``, once per blocks, gems and floor written.
-
-        The score is also shared between the buffers of all observer seats
-        (:data:`_FLOOR_SCORES`): in PettingZoo every seat observes, and each
-        would otherwise score the same changed pyramid again.
-        """
-        if self.score is None:
-            blocks = self.blocks
-            hit = _FLOOR_SCORES.get(id(blocks))
-            if (
-                hit is not None
-                and hit[0] is blocks
-                and hit[1] == self.gems
-                and hit[2] == self.floor
-            ):
-                self.score = hit[3]
-            else:
-                self.score = state.floor_score(p).total
-                if len(_FLOOR_SCORES) >= _TOP_VIEWS_MAX:
-                    _FLOOR_SCORES.clear()
-                _FLOOR_SCORES[id(blocks)] = (blocks, self.gems, self.floor, self.score)
-        return self.score
 
 
 #: id of a block tuple -> (the tuple, gems, floor, the floor score they give)
 _FLOOR_SCORES: dict[int, tuple[Any, tuple[tuple[int, int], ...], int, int]] = {}
+_FLOOR_SCORES_MAX = 1 << 12
+
+
+def _floor_score(state: PyramidoState, p: int) -> int:
+    """``state.floor_score(p).total``, once per block tuple, gems and floor.
+
+    Why remembered: the observation asks for every pyramid at every step, a
+    pyramid changes only when its seat lays a block or a gem, and in
+    PettingZoo every seat observes the same changed pyramid. The engine never
+    edits a block tuple (it replaces it), so the tuple with the gems and the
+    floor decide the score.
+    """
+    blocks, gems, floor = state.blocks(p), state.gems(p), state.grid(p).floor
+    hit = _FLOOR_SCORES.get(id(blocks))
+    if hit is not None and hit[0] is blocks and hit[1] == gems and hit[2] == floor:
+        return hit[3]
+    score = state.floor_score(p).total
+    if len(_FLOOR_SCORES) >= _FLOOR_SCORES_MAX:
+        _FLOOR_SCORES.clear()
+    _FLOOR_SCORES[id(blocks)] = (blocks, gems, floor, score)
+    return score
 
 
 class _Buffer:
@@ -550,16 +522,6 @@ class _SharedTables:
             [[stacks + 21 * t + 1 + i for i in ones] for ones in _DOMINO_ONES] for t in range(4)
         ]
         self.mover = stacks + 4 * 21
-
-
-_SHARED: dict[int, _SharedTables] = {}
-
-
-def _shared_tables(start: int) -> _SharedTables:
-    tables = _SHARED.get(start)
-    if tables is None:
-        tables = _SHARED[start] = _SharedTables(start)
-    return tables
 
 
 # -- picture ---------------------------------------------------------------

@@ -157,30 +157,6 @@ def full_view(state: PyramidoState, v: dict[str, Any]) -> dict[str, Any]:
     return v
 
 
-def top_view_codes(state: PyramidoState, p: int) -> tuple[bytes, bytes, bytes]:
-    """The top view of ``p`` as three byte strings of 18×18 quarters, row by row.
-
-    Per quarter: the colour index (0..5; 6 where no block lies), the jewel
-    shown (0/1) and the floor (0..4). The same facts as :func:`top_view_rows`
-    as numbers, for the research adapters' observations (which turn them into
-    arrays without going through strings).
-    """
-    size = QUARTER_SIZE
-    colour = bytearray(b"\x06" * (size * size))
-    jewel = bytearray(size * size)
-    floor_of = bytearray(size * size)
-    for floor, cell, c, jewels, _ in state._blocks[p]:
-        grid, shift = state.grid_of_floor(p, floor)
-        qb = grid.quarter_bits[cell]
-        for q in range(4):
-            y, x = divmod(qb[q] + shift, STRIDE)
-            i = y * size + x  # later blocks lie higher: they overwrite, as in top_view
-            colour[i] = c
-            jewel[i] = jewels >> q & 1
-            floor_of[i] = floor
-    return bytes(colour), bytes(jewel), bytes(floor_of)
-
-
 def public_facts(state: PyramidoState) -> dict[str, Any]:
     """The public facts :func:`full_view` writes out, as plain numbers.
 
