@@ -26,6 +26,7 @@ from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import GameCodec
+from pyramids.games.pyramido_treasure.treasures import CARD_BY_NAME
 from tests.envs.cases import CODEC_CASES, CODEC_IDS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -143,3 +144,48 @@ def test_one_codec_follows_interleaved_games_move_by_move(
             assert {i for i, b in enumerate(legal) if b} == ids
             moves = state.legal_moves()
             state.play(moves[rng.below(len(moves))])
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=seeds,
+    gaps=st.lists(st.integers(min_value=1, max_value=150), min_size=3, max_size=8),
+    shuffle=st.booleans(),
+)
+def test_treasure_observers_that_look_away_and_back_stay_exact(
+    seed: int, gaps: list[int], shuffle: bool
+) -> None:
+    """Each seat's remembered vector follows the game however long it looked away.
+
+    The treasure hunt's observation is rewritten from the reveals since the
+    seat last looked (:meth:`TreasureState.reveals_since`, which gives up
+    after 64 reveals): short and long gaps, a seat looking twice at the same
+    state, and a seat of another game in between must all give the vector of
+    the view.
+    """
+    variant = {"shuffle_fields": shuffle}
+    codec = make_codec("pyramido-treasure", 3, variant)
+    state = pyramids.new_game("pyramido-treasure", players=3, seed=seed, **variant)
+    other = state_at("pyramido-treasure", 3, variant, seed ^ 1, 90)
+    rng = Rng(seed)
+    for gap in gaps:
+        for _ in range(gap):
+            if state.is_over:
+                break
+            moves = state.legal_moves()
+            state.play(moves[rng.below(len(moves))])
+        seat = rng.below(3)
+        for s in (state, state, other, state):
+            assert_same(
+                codec.observations.encode_state(s, seat),
+                codec.observations.encode(s.view(seat)),
+            )
+
+
+def test_treasure_deck_rest_is_one_tuple_per_position() -> None:
+    """``deck_left`` is remembered: the same cards left are the same tuple, and right."""
+    state = state_at("pyramido-treasure", 2, {}, 11, 120)
+    again = state.copy()
+    assert state.deck_left() is again.deck_left()
+    names = state.view(0)["deck_left"]
+    assert list(state.deck_left()) == sorted(CARD_BY_NAME[n] for n in names)

@@ -174,6 +174,14 @@ class TreasureObservations(ObservationCodec):
             + n
         )
         self.shape = (size,)
+        #: where the phase's one-hot and the decks' part start
+        self._flags_at = 15 * SPOTS + N_TREASURES * N_TREASURES
+        self._cards_at = self._flags_at + (
+            len(PHASE_NAMES) + N_CARD_TYPES + 3 * n + 2 * N_TREASURES + N_CARD_TYPES + n + 3
+        )
+        #: per observer seat, its last observation (see ``encode_state``)
+        self._seen: dict[int, _Seen] = {}
+        self._ages = np.empty(SPOTS)
 
     def encode(self, view: View) -> FloatArray:
         n = self.players
@@ -234,35 +242,90 @@ class TreasureObservations(ObservationCodec):
     def encode_state(self, state: State[Any], seat: int | None) -> FloatArray:
         """The same vector from the state's public accessors, without building the view.
 
-        The view lists every reveal of the game's history; here the last
-        reveal of each spot comes from :meth:`TreasureState.last_reveals`,
-        which walks only the reveals since the last time it was asked. The 48
-        spots are written with array operations over the two reveal tables
-        (their Python loop was a third of the call); the other ones and scalars
-        are collected in lists and written with one NumPy call each (small
-        NumPy operations cost microseconds apiece).
+        Why incremental: an adapter observes after every step, and a step
+        changes little: a slide reveals one spot and moves the gap, and only
+        now and then is a card taken or a phase entered. So each observer seat
+        keeps the vector it was last given (:class:`_Seen`) and what each part
+        was written from, and rewrites a part only when its source changed:
+
+        * the spots: the reveals since the last observation come from
+          :meth:`TreasureState.reveals_since` (one or two, not the history);
+          a spot's token never changes once shown. The recency of all 48
+          spots changes every ply and is three array operations over the
+          plies of their last reveals (never revealed: minus infinity, so
+          "as long ago as can be", 1);
+        * the fields, from the known tokens (they change only with a new one);
+        * the phase, the card sought, the seats' flags and the event: rebuilt
+          as a list of positions of ones, written only when the list differs;
+        * the current deck's rest (a tuple remembered per deck position, see
+          :meth:`TreasureState.deck_left`) and each hand (a tuple replaced
+          when a card is taken) by identity; the scores by value.
+
+        Every check compares with the state itself (identity of persistent
+        tuples and nodes, or values), never with "the next state of the same
+        game", so interleaved games, copies and guesses stay exact. The
+        vector returned is a copy: callers may keep or change it.
         """
         if not isinstance(state, TreasureState):
             return super().encode_state(state, seat)
-        n = self.players
         me = seat or 0
-        order = [(me + k) % n for k in range(n)]
-        out = np.zeros(self.shape[0], dtype=np.float32)
-        # the spots, with array operations: a never revealed spot is "as long ago as can
-        # be" (recency 1, no token); a reveal is never later than now, so no lower clip
-        last = np.array(state.last_reveals(), dtype=np.int64)
-        seen = last >= 0
-        tokens = np.array(state.known_tokens(), dtype=np.int64)
-        out[_SPOT_BASES + np.where(seen, tokens, 14)] = 1.0
-        out[_SPOT_RECENCY[seen]] = np.minimum((state.ply - last[seen]) / _RECENCY, 1.0)
-        ones: list[int] = [15 * state.empty_spot + 13]
-        at: list[int] = []  # indices of the scalars, and their values (already in [0, 1])
-        values: list[float] = []
-        base = 15 * SPOTS
+        seen = self._seen.get(me)
+        if seen is None:
+            seen = self._seen[me] = _Seen(self.shape[0], self.players)
+        out = seen.out
+        self._write_spots(state, seen)
+        self._write_fields(state, seen)
+        self._write_flags(state, seen, me)
+        self._write_cards(state, seen, me)
+        return out.copy()
+
+    def _write_spots(self, state: TreasureState, seen: _Seen) -> None:
+        """Tokens, gap and recency of the 48 spots (the module docstring's first part)."""
+        out, last = seen.out, seen.last
+        mark, new = state.reveals_since(seen.mark)
+        if new is None:  # not this history's recent past: start from nothing revealed
+            out[: 15 * SPOTS] = 0.0
+            last.fill(-np.inf)
+            seen.gap = -1
+            plies, tokens = state.last_reveals(), state.known_tokens()
+            new = [(ply, spot) for spot, ply in enumerate(plies) if ply >= 0]
+            for ply, spot in new:
+                out[15 * spot + tokens[spot]] = 1.0
+                last[spot] = ply
+        else:
+            for ply, spot in new:
+                out[15 * spot + state.known_token(spot)] = 1.0
+                last[spot] = ply
+        seen.mark = mark
+        gap = state.empty_spot
+        if gap != seen.gap:
+            if seen.gap >= 0:
+                out[15 * seen.gap + 13] = 0.0
+            out[15 * gap + 13] = 1.0
+            seen.gap = gap
+        # recency: (ply - last reveal) / 500, capped at 1; a reveal is never later than now
+        ages = self._ages
+        np.subtract(float(state.ply), last, out=ages)
+        np.divide(ages, _RECENCY, out=ages)
+        np.minimum(ages, 1.0, out=seen.recency)
+
+    def _write_fields(self, state: TreasureState, seen: _Seen) -> None:
+        """Per field its known treasure: fixed, or known with the first treasure shown there."""
+        key = state.known_tokens() if state.variant["shuffle_fields"] else ()
+        if key == seen.fields:
+            return
+        out, base = seen.out, 15 * SPOTS
+        out[base : base + N_TREASURES * N_TREASURES] = 0.0
         for f, treasure in enumerate(state.field_treasures()):
             if treasure is not None:
-                ones.append(base + N_TREASURES * f + treasure)
-        base += N_TREASURES * N_TREASURES
+                out[base + N_TREASURES * f + treasure] = 1.0
+        seen.fields = key
+
+    def _write_flags(self, state: TreasureState, seen: _Seen, me: int) -> None:
+        """Phase, card sought, the seats' flags, the event and the deck number."""
+        n = self.players
+        ones: list[int] = []
+        base = self._flags_at
         phase = state.phase
         ones.append(base + PHASE_NAMES.index(phase))
         base += len(PHASE_NAMES)
@@ -273,7 +336,8 @@ class TreasureObservations(ObservationCodec):
         base += N_CARD_TYPES
         owner = None if over else state.owner
         mover = state.current_player
-        for k, q in enumerate(order):
+        for k in range(n):
+            q = (me + k) % n
             if q == owner:
                 ones.append(base + k)
             if q == mover:
@@ -281,43 +345,98 @@ class TreasureObservations(ObservationCodec):
             if state.is_out(q):
                 ones.append(base + 2 * n + k)
         base += 3 * n
-        event = state.event_view() or {}
-        named = set(event.get("named", ()))
-        if "treasure" in event:
-            named.add(event["treasure"])
+        event = state.event_view()
+        if event is not None:
+            named = set(event.get("named", ()))
+            if "treasure" in event:
+                named.add(event["treasure"])
+        else:
+            named = set()
         if not over and is_treasure_card(card):
             named.add(TREASURES[card_treasure(card)].name)
         ones += [base + _TREASURE_INDEX[t] for t in named]
-        base += N_TREASURES
-        ones += [base + _TREASURE_INDEX[t] for t in set(event.get("revealed", ()))]
-        base += N_TREASURES
-        ones += [base + CARD_BY_NAME[c] for c in set(event.get("may_give", ()))]
-        base += N_CARD_TYPES
-        involved: set[int] = set(event.get("givers", ())) | set(event.get("to", ()) or ())
-        for key in ("neighbour", "opponent", "challenger"):
-            if isinstance(event.get(key), int):
-                involved.add(event[key])
-        ones += [base + k for k, q in enumerate(order) if q in involved]
+        base += 2 * N_TREASURES + N_CARD_TYPES
+        if event is not None:
+            ones += [
+                base - N_TREASURES - N_CARD_TYPES + _TREASURE_INDEX[t]
+                for t in set(event.get("revealed", ()))
+            ]
+            ones += [base - N_CARD_TYPES + CARD_BY_NAME[c] for c in set(event.get("may_give", ()))]
+            involved: set[int] = set(event.get("givers", ())) | set(event.get("to", ()) or ())
+            for key in ("neighbour", "opponent", "challenger"):
+                if isinstance(event.get(key), int):
+                    involved.add(event[key])
+            ones += [base + k for k in range(n) if (me + k) % n in involved]
         base += n
         ones.append(base + state.deck_number - 1)
-        base += 3
-        decks_left = state.decks_left()
-        for d in range(3):
-            at.append(base + d)
-            values.append(min(decks_left[d] / len(DECKS[d]), 1.0))
-        base += 3
-        for cards in (state.deck_left(), *(state.hand(q) for q in order)):
-            types, counts = _card_counts(tuple(cards))
-            at += [base + c for c in types]
-            values += counts
-            base += N_CARD_TYPES
+        if ones != seen.flags:
+            out = seen.out
+            out[seen.flags] = 0.0
+            out[ones] = 1.0
+            seen.flags = ones
+
+    def _write_cards(self, state: TreasureState, seen: _Seen, me: int) -> None:
+        """Decks left, the current deck's rest, every hand's counts, and the scores."""
+        n, out = self.players, seen.out
+        base = self._cards_at
+        left, deck = state.deck_left(), state.deck_number
+        if left is not seen.deck_left or deck != seen.deck:
+            out[base : base + 3 + N_CARD_TYPES] = 0.0
+            for d, count in enumerate(state.decks_left()):
+                out[base + d] = min(count / len(DECKS[d]), 1.0)
+            types, counts = _card_counts(left)
+            out[[base + 3 + c for c in types]] = counts
+            seen.deck_left, seen.deck = left, deck
+        base += 3 + N_CARD_TYPES
+        hands = seen.hands
+        for k in range(n):
+            hand = state.hand((me + k) % n)
+            if hand is not hands[k]:
+                at = base + N_CARD_TYPES * k
+                out[at : at + N_CARD_TYPES] = 0.0
+                types, counts = _card_counts(hand)
+                out[[at + c for c in types]] = counts
+                hands[k] = hand
+        base += n * N_CARD_TYPES
         scores = state.scores()
-        for k, q in enumerate(order):
-            at.append(base + k)
-            values.append(min(max(scores[q] / TOTAL_POINTS, 0.0), 1.0))
-        out[ones] = 1.0
-        out[at] = values
-        return out
+        if scores != seen.scores:
+            for k in range(n):
+                out[base + k] = min(max(scores[(me + k) % n] / TOTAL_POINTS, 0.0), 1.0)
+            seen.scores = scores
+
+
+class _Seen:
+    """The last observation given to one observer seat, and what each part was written from."""
+
+    __slots__ = (
+        "deck",
+        "deck_left",
+        "fields",
+        "flags",
+        "gap",
+        "hands",
+        "last",
+        "mark",
+        "out",
+        "recency",
+        "scores",
+    )
+
+    def __init__(self, size: int, players: int) -> None:
+        self.out: FloatArray = np.zeros(size, dtype=np.float32)
+        #: the recency values of the 48 spots, a strided view into ``out``
+        self.recency = self.out[14 : 15 * SPOTS : 15]
+        #: the reveal history's mark as last written (None: the start, nothing revealed)
+        self.mark: object = None
+        #: per spot, the ply of its last reveal written; minus infinity: never
+        self.last = np.full(SPOTS, -np.inf)
+        self.gap = -1
+        self.fields: tuple[int, ...] | None = None
+        self.flags: list[int] = []
+        self.deck = 0
+        self.deck_left: tuple[int, ...] | None = None
+        self.hands: list[tuple[int, ...] | None] = [None] * players
+        self.scores: list[int] = []
 
 
 #: cards (a hand or a deck's rest, as a tuple) -> (card types in it, their counts / 4)

@@ -135,6 +135,10 @@ def _unlink(log: Any) -> list[Any]:
 #: revealed); see ``last_reveals``
 _LAST_REVEALS: dict[int, tuple[Any, tuple[int, ...], tuple[int, ...]]] = {}
 _LAST_REVEALS_MAX = 1 << 14
+#: (id of a deck, position, cards taken out of order) -> (the deck, the cards left, sorted);
+#: see ``deck_left``
+_DECK_LEFT: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_DECK_LEFT_MAX = 1 << 14
 
 
 def _tname(t: int) -> str:
@@ -904,6 +908,31 @@ class TreasureState(State[TreasureMove]):
         memo[id(log)] = (log, last, known)
         return last, known
 
+    def reveals_since(
+        self, mark: object, limit: int = 64
+    ) -> tuple[object, list[tuple[int, int]] | None]:
+        """``(now, new)``: a mark of the reveal history as it is now, and the reveals
+        ``(ply, spot)`` made since ``mark``, oldest first. Public knowledge.
+
+        ``mark`` is a mark this method returned before (or ``None``: the start).
+        ``new`` is ``None`` when ``mark`` is not among this history's last
+        ``limit`` reveals (another game, a guess that branched off, a state
+        further back, an observer that looked away too long): start again from
+        :meth:`last_reveals` then. Why: an observer that keeps what it wrote
+        from the reveals it saw last needs only the one or two made since, and
+        the history can be thousands of reveals long. The mark is the
+        history's own persistent node, compared by identity.
+        """
+        log = self._reveals
+        newer: list[tuple[int, int, int]] = []
+        node = log
+        while node is not mark:
+            if node is None or len(newer) >= limit:
+                return log, None
+            newer.append(node[1])
+            node = node[0]
+        return log, [(ply, spot) for ply, spot, _ in reversed(newer)]
+
     def known_token(self, spot: int) -> int:
         """The token at ``spot`` if it was ever revealed (public then), else -1."""
         return self._tokens[spot] if self._known >> spot & 1 else -1
@@ -932,11 +961,27 @@ class TreasureState(State[TreasureMove]):
             out.append(self._tokens[found[0]] - 1 if found else None)
         return out
 
-    def deck_left(self) -> list[int]:
-        """The cards still in the current deck, as card types in ascending order (public)."""
+    def deck_left(self) -> tuple[int, ...]:
+        """The cards still in the current deck, as card types in ascending order (public).
+
+        Remembered per deck, position and cards taken out of order, so that the
+        same cards left are the same tuple: an observer that asks every step
+        (the research adapters) sees by identity that nothing changed, and
+        nobody sorts forty cards again.
+        """
         current = self._decks[self._deck_no]
+        key = (id(current), self._pos, self._gone)
+        hit = _DECK_LEFT.get(key)
+        if hit is not None and hit[0] is current:
+            return hit[1]
         gone = self._gone
-        return sorted(current[i] for i in range(self._pos, len(current)) if not gone >> i & 1)
+        left = tuple(
+            sorted(current[i] for i in range(self._pos, len(current)) if not gone >> i & 1)
+        )
+        if len(_DECK_LEFT) >= _DECK_LEFT_MAX:
+            _DECK_LEFT.clear()
+        _DECK_LEFT[key] = (current, left)
+        return left
 
     def decks_left(self) -> list[int]:
         """Cards left in each of the three decks (public)."""
