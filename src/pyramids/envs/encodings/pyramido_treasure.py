@@ -90,6 +90,7 @@ NAME_BASE = SPOTS
 POKER_BASE = NAME_BASE + len(PAIRS)
 _TREASURE_INDEX = {t.name: i for i, t in enumerate(TREASURES)}
 _RECENCY = 500.0
+_RECENCY32, _ONE32 = np.float32(_RECENCY), np.float32(1.0)
 #: per spot, the index of its first value (15 a spot) and of its recency
 _SPOT_BASES = 15 * np.arange(SPOTS, dtype=np.int64)
 _SPOT_RECENCY = _SPOT_BASES + 14
@@ -181,7 +182,7 @@ class TreasureObservations(ObservationCodec):
         )
         #: per observer seat, its last observation (see ``encode_state``)
         self._seen: dict[int, _Seen] = {}
-        self._ages = np.empty(SPOTS)
+        self._ages = np.empty(SPOTS, dtype=np.float32)
 
     def encode(self, view: View) -> FloatArray:
         n = self.players
@@ -303,11 +304,17 @@ class TreasureObservations(ObservationCodec):
                 out[15 * seen.gap + 13] = 0.0
             out[15 * gap + 13] = 1.0
             seen.gap = gap
-        # recency: (ply - last reveal) / 500, capped at 1; a reveal is never later than now
+        # recency: (ply - last reveal) / 500, capped at 1; a reveal is never later than now.
+        # In float32 throughout, with NumPy scalars (Python floats cost a conversion per
+        # call, and a float64 result a cast into the vector): the difference of two
+        # whole numbers below 2**24 is exact, and one float32 division rounds as the
+        # float64 division rounded to float32 would (53 >= 2 * 24 + 2 bits; checked for
+        # every age below 2**24)
         ages = self._ages
-        np.subtract(float(state.ply), last, out=ages)
-        np.divide(ages, _RECENCY, out=ages)
-        np.minimum(ages, 1.0, out=seen.recency)
+        np.subtract(np.float32(state.ply), last, out=ages)
+        np.divide(ages, _RECENCY32, out=ages)
+        np.minimum(ages, _ONE32, out=ages)
+        seen.recency[...] = ages
 
     def _write_fields(self, state: TreasureState, seen: _Seen) -> None:
         """Per field its known treasure: fixed, or known with the first treasure shown there."""
@@ -429,7 +436,7 @@ class _Seen:
         #: the reveal history's mark as last written (None: the start, nothing revealed)
         self.mark: object = None
         #: per spot, the ply of its last reveal written; minus infinity: never
-        self.last = np.full(SPOTS, -np.inf)
+        self.last = np.full(SPOTS, -np.inf, dtype=np.float32)
         self.gap = -1
         self.fields: tuple[int, ...] | None = None
         self.flags: list[int] = []
