@@ -89,6 +89,7 @@ _PAIR_INDEX = {pair: k for k, pair in enumerate(PAIRS)}
 NAME_BASE = SPOTS
 POKER_BASE = NAME_BASE + len(PAIRS)
 _TREASURE_INDEX = {t.name: i for i, t in enumerate(TREASURES)}
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 _RECENCY = 500.0
 _RECENCY32, _ONE32 = np.float32(_RECENCY), np.float32(1.0)
 #: per spot, the index of its first value (15 a spot) and of its recency
@@ -334,7 +335,7 @@ class TreasureObservations(ObservationCodec):
         ones: list[int] = []
         base = self._flags_at
         phase = state.phase
-        ones.append(base + PHASE_NAMES.index(phase))
+        ones.append(base + _PHASE_INDEX[phase])
         base += len(PHASE_NAMES)
         card = state.sought
         over = phase == "over"

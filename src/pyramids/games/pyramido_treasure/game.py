@@ -139,6 +139,9 @@ _LAST_REVEALS_MAX = 1 << 14
 #: see ``deck_left``
 _DECK_LEFT: dict[tuple[int, int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 _DECK_LEFT_MAX = 1 << 14
+#: id of a tuple of hands -> (the hands, each seat's card points); see ``scores``
+_SCORES: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+_SCORES_MAX = 1 << 14
 
 
 def _tname(t: int) -> str:
@@ -797,8 +800,21 @@ class TreasureState(State[TreasureMove]):
         return o
 
     def scores(self) -> list[int]:
+        """Card points held per seat, remembered per tuple of hands.
+
+        Why remembered: the adapters ask before and after every step, and the
+        hands change only when a card is taken (a new tuple of hands then).
+        """
+        hands = self._hands
+        hit = _SCORES.get(id(hands))
+        if hit is not None and hit[0] is hands:
+            return list(hit[1])
         points = CARD_POINTS.__getitem__
-        return [sum(map(points, h)) for h in self._hands]
+        scores = [sum(map(points, h)) for h in hands]
+        if len(_SCORES) >= _SCORES_MAX:
+            _SCORES.clear()
+        _SCORES[id(hands)] = (hands, tuple(scores))
+        return scores
 
     # -- read-only accessors (public knowledge only, except token_at) ---------------
 
