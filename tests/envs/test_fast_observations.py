@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pyramids
+import pyramids.envs.encodings.pyramido_treasure as treasure_codec
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.envs.encodings import make_codec
@@ -189,3 +190,45 @@ def test_treasure_deck_rest_is_one_tuple_per_position() -> None:
     assert state.deck_left() is again.deck_left()
     names = state.view(0)["deck_left"]
     assert list(state.deck_left()) == sorted(CARD_BY_NAME[n] for n in names)
+
+
+def _in_empty_deck_window(variant: dict[str, Any], seed: int) -> State[Any]:
+    """A state whose current deck (1 or 2) is empty, before the next deck is drawn from."""
+    state = pyramids.new_game("pyramido-treasure", players=2, seed=seed, **variant)
+    rng = Rng(seed)
+    while not state.is_over:
+        if not state.deck_left() and state.deck_number < 3:
+            return state
+        moves = state.legal_moves()
+        state.play(moves[rng.below(len(moves))])
+    raise AssertionError("the game never reached an empty deck 1 or 2")
+
+
+def test_treasure_deck_counts_follow_a_game_of_another_variant() -> None:
+    """An empty deck's rest is always the same empty tuple, whatever the later decks hold.
+
+    Without the game-over card deck 3 has one card fewer, so a codec shared
+    between two variants must not take "same rest" for "same counts" (found
+    in review: the counts of deck 3 stayed those of the first game).
+    """
+    codec = treasure_codec.TreasureObservations(2)
+    with_card = _in_empty_deck_window({}, 1)
+    without = _in_empty_deck_window({"game_over_card": False}, 1)
+    assert with_card.deck_left() is without.deck_left()
+    assert with_card.decks_left() != without.decks_left()
+    for state in (with_card, without, with_card):
+        assert_same(codec.encode_state(state, 0), codec.encode(state.view(0)))
+
+
+def test_treasure_recency_past_float32_plies_uses_the_float64_formula(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From 2**24 plies on (no float32 holds them all) the recency is computed in float64."""
+    state = state_at("pyramido-treasure", 3, {}, 4, 150)
+    codec = make_codec("pyramido-treasure", 3, {})
+    monkeypatch.setattr(treasure_codec, "_FLOAT32_EXACT", 100)
+    for seat in range(3):
+        assert_same(
+            codec.observations.encode_state(state, seat),
+            codec.observations.encode(state.view(seat)),
+        )

@@ -92,6 +92,8 @@ _TREASURE_INDEX = {t.name: i for i, t in enumerate(TREASURES)}
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 _RECENCY = 500.0
 _RECENCY32, _ONE32 = np.float32(_RECENCY), np.float32(1.0)
+#: plies from here on are not all whole float32 numbers (see ``_write_spots``)
+_FLOAT32_EXACT = 1 << 24
 #: per spot, the index of its first value (15 a spot) and of its recency
 _SPOT_BASES = 15 * np.arange(SPOTS, dtype=np.int64)
 _SPOT_RECENCY = _SPOT_BASES + 14
@@ -311,8 +313,14 @@ class TreasureObservations(ObservationCodec):
         # whole numbers below 2**24 is exact, and one float32 division rounds as the
         # float64 division rounded to float32 would (53 >= 2 * 24 + 2 bits; checked for
         # every age below 2**24)
+        ply = state.ply
+        if ply >= _FLOAT32_EXACT:  # float32 no longer holds every ply: the float64 formula
+            when = np.array(state.last_reveals(), dtype=np.float64)
+            when[when < 0] = -np.inf
+            seen.recency[...] = np.minimum((ply - when) / _RECENCY, 1.0)
+            return
         ages = self._ages
-        np.subtract(np.float32(state.ply), last, out=ages)
+        np.subtract(np.float32(ply), last, out=ages)
         np.divide(ages, _RECENCY32, out=ages)
         np.minimum(ages, _ONE32, out=ages)
         seen.recency[...] = ages
@@ -387,14 +395,16 @@ class TreasureObservations(ObservationCodec):
         """Decks left, the current deck's rest, every hand's counts, and the scores."""
         n, out = self.players, seen.out
         base = self._cards_at
-        left, deck = state.deck_left(), state.deck_number
-        if left is not seen.deck_left or deck != seen.deck:
+        # the three counts by value: an empty rest is always the one empty tuple, whatever
+        # the later decks hold (a variant without the game-over card has one card fewer)
+        left, sizes = state.deck_left(), state.decks_left()
+        if left is not seen.deck_left or sizes != seen.decks_left:
             out[base : base + 3 + N_CARD_TYPES] = 0.0
-            for d, count in enumerate(state.decks_left()):
+            for d, count in enumerate(sizes):
                 out[base + d] = min(count / len(DECKS[d]), 1.0)
             types, counts = _card_counts(left)
             out[[base + 3 + c for c in types]] = counts
-            seen.deck_left, seen.deck = left, deck
+            seen.deck_left, seen.decks_left = left, sizes
         base += 3 + N_CARD_TYPES
         hands = seen.hands
         for k in range(n):
@@ -417,8 +427,8 @@ class _Seen:
     """The last observation given to one observer seat, and what each part was written from."""
 
     __slots__ = (
-        "deck",
         "deck_left",
+        "decks_left",
         "fields",
         "flags",
         "gap",
@@ -441,8 +451,8 @@ class _Seen:
         self.gap = -1
         self.fields: tuple[int, ...] | None = None
         self.flags: list[int] = []
-        self.deck = 0
         self.deck_left: tuple[int, ...] | None = None
+        self.decks_left: list[int] = []
         self.hands: list[tuple[int, ...] | None] = [None] * players
         self.scores: list[int] = []
 
