@@ -94,9 +94,6 @@ _RECENCY = 500.0
 _RECENCY32, _ONE32 = np.float32(_RECENCY), np.float32(1.0)
 #: plies from here on are not all whole float32 numbers (see ``_write_spots``)
 _FLOAT32_EXACT = 1 << 24
-#: per spot, the index of its first value (15 a spot) and of its recency
-_SPOT_BASES = 15 * np.arange(SPOTS, dtype=np.int64)
-_SPOT_RECENCY = _SPOT_BASES + 14
 #: points of every treasure card of the three decks: no score can exceed it
 TOTAL_POINTS = sum(card_points(c) for deck in DECKS for c in deck)
 
@@ -291,15 +288,10 @@ class TreasureObservations(ObservationCodec):
             out[: 15 * SPOTS] = 0.0
             last.fill(-np.inf)
             seen.gap = -1
-            plies, tokens = state.last_reveals(), state.known_tokens()
-            new = [(ply, spot) for spot, ply in enumerate(plies) if ply >= 0]
-            for ply, spot in new:
-                out[15 * spot + tokens[spot]] = 1.0
-                last[spot] = ply
-        else:
-            for ply, spot in new:
-                out[15 * spot + state.known_token(spot)] = 1.0
-                last[spot] = ply
+            new = [(ply, spot) for spot, ply in enumerate(state.last_reveals()) if ply >= 0]
+        for ply, spot in new:
+            out[15 * spot + state.known_token(spot)] = 1.0
+            last[spot] = ply
         seen.mark = mark
         gap = state.empty_spot
         if gap != seen.gap:
@@ -361,29 +353,29 @@ class TreasureObservations(ObservationCodec):
             if state.is_out(q):
                 ones.append(base + 2 * n + k)
         base += 3 * n
+        # the event's four groups: outside events (most plies) only the card sought's
+        # treasure, and the other three are skipped (building them empty costs microseconds)
         event = state.event_view()
+        named: set[str] = set()
         if event is not None:
-            named = set(event.get("named", ()))
+            named.update(event.get("named", ()))
             if "treasure" in event:
                 named.add(event["treasure"])
-        else:
-            named = set()
         if not over and is_treasure_card(card):
             named.add(TREASURES[card_treasure(card)].name)
         ones += [base + _TREASURE_INDEX[t] for t in named]
-        base += 2 * N_TREASURES + N_CARD_TYPES
+        revealed_at = base + N_TREASURES
+        give_at = revealed_at + N_TREASURES
+        seats_at = give_at + N_CARD_TYPES
         if event is not None:
-            ones += [
-                base - N_TREASURES - N_CARD_TYPES + _TREASURE_INDEX[t]
-                for t in set(event.get("revealed", ()))
-            ]
-            ones += [base - N_CARD_TYPES + CARD_BY_NAME[c] for c in set(event.get("may_give", ()))]
+            ones += [revealed_at + _TREASURE_INDEX[t] for t in set(event.get("revealed", ()))]
+            ones += [give_at + CARD_BY_NAME[c] for c in set(event.get("may_give", ()))]
             involved: set[int] = set(event.get("givers", ())) | set(event.get("to", ()) or ())
             for key in ("neighbour", "opponent", "challenger"):
                 if isinstance(event.get(key), int):
                     involved.add(event[key])
-            ones += [base + k for k in range(n) if (me + k) % n in involved]
-        base += n
+            ones += [seats_at + k for k in range(n) if (me + k) % n in involved]
+        base = seats_at + n
         ones.append(base + state.deck_number - 1)
         if ones != seen.flags:
             out = seen.out
