@@ -221,10 +221,21 @@ def play_game(config: ArenaConfig, match: Match) -> GameResult:
 
 
 def measure(
-    entrant: str, games: int, seed: int, jobs: int, opponent: str = OPPONENT
+    entrant: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    opponent: str = OPPONENT,
+    players: int = 2,
 ) -> list[AgentSummary]:
-    """``entrant`` against ``opponent`` over ``games`` seat-rotated games (arena summary)."""
-    config = ArenaConfig(GAME, (entrant, opponent), games=games, seed=seed, players=2)
+    """``entrant`` against ``players - 1`` copies of ``opponent``, seat-rotated (arena summary).
+
+    With more than two players the table is the arena's one-table rotation of
+    ``(entrant, opponent, opponent, ...)``, the same games as an arena run with
+    those agents, so a row here is comparable with ``hard``'s row at that table.
+    """
+    agents = (entrant, *([opponent] * (players - 1)))
+    config = ArenaConfig(GAME, agents, games=games, seed=seed, players=players)
     matches = schedule(config)
     if jobs <= 1:
         results = [play_game(config, m) for m in matches]
@@ -257,6 +268,12 @@ def main(argv: list[str] | None = None) -> None:
         help=f"comma-separated entrants (default all: {', '.join(ENTRANTS)})",
     )
     parser.add_argument(
+        "--players",
+        type=int,
+        default=int(env("TREASURE_CEILING_PLAYERS", "2")),
+        help="seats at the table: the entrant and players - 1 opponents (2-5)",
+    )
+    parser.add_argument(
         "--opponent",
         default=env("TREASURE_CEILING_OPPONENT", OPPONENT),
         help="the agent every entrant plays against (an arena spec: greedy, child, ...)",
@@ -268,20 +285,24 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown entrant(s) {', '.join(unknown)}; have {', '.join(ENTRANTS)}")
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    deals = (args.games + 1) // 2
+    if not 2 <= args.players <= 5:
+        parser.error("--players must be 2 to 5 (the treasure hunt's table)")
+    n = args.players
+    deals = (args.games + n - 1) // n
     print(
-        f"   {GAME}, 2 players, against {args.opponent}: {args.games} games "
-        f"(deal seeds {args.seed}-{args.seed + deals - 1}, each from both seats), "
-        f"{args.jobs} process(es)"
+        f"   {GAME}, {n} players, against {n - 1} x {args.opponent}: {args.games} games "
+        f"(deal seeds {args.seed}-{args.seed + deals - 1}, each from every seat), "
+        f"{args.jobs} process(es); fair share {100 / n:.1f}%"
     )
-    print(f"   {'entrant':<18} {'wins (95% Wilson)':<28} {'mean score':<18} time")
+    print(f"   {'entrant':<18} {'first (95% Wilson)':<28} {'mean score':<18} time")
     for name in names:
         start, cpu_start = time.perf_counter(), _cpu_seconds()
-        me, them = measure(name, args.games, args.seed, args.jobs, args.opponent)
+        me, *them = measure(name, args.games, args.seed, args.jobs, args.opponent, n)
         spent, cpu = time.perf_counter() - start, _cpu_seconds() - cpu_start
         wins = f"{me.wins:g}/{me.games}: {100 * me.win_rate:.1f}%"
         interval = f"({100 * me.win_low:.1f}-{100 * me.win_high:.1f})"
-        scores = f"{me.mean_score:.1f} vs {them.mean_score:.1f}"
+        others = sum(t.mean_score for t in them) / len(them)
+        scores = f"{me.mean_score:.1f} vs {others:.1f}"
         print(
             f"   {name:<18} {wins + ' ' + interval:<28} {scores:<18} "
             f"{spent:.1f} s, CPU {cpu:.1f} s ({1000 * cpu / args.games:.0f} ms/game)",

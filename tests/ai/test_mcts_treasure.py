@@ -1,9 +1,15 @@
-"""MCTS in the treasure hunt: the careful walker, its public-only plan, the cut-off score."""
+"""MCTS in the treasure hunt: flat Monte Carlo events, the careful walker, the cut-off score.
+
+``mcts`` decides the treasure hunt by :func:`decide` (``worlds`` > 0, every
+level); the tree, with the walker's playouts and shortlist, is what
+``worlds=0`` plays, and the tests of the tree below ask for it so.
+"""
 
 from __future__ import annotations
 
 import pytest
 
+from pyramids.ai.errors import AgentError
 from pyramids.ai.greedy.pyramido_treasure import TreasureMemoryAgent
 from pyramids.ai.mcts import MCTSAgent
 from pyramids.ai.policies import get_policy
@@ -11,6 +17,7 @@ from pyramids.ai.policies.pyramido_treasure import (
     PENDING,
     candidates,
     close_steps,
+    decide,
     evaluate,
     playout,
     ranked_steps,
@@ -35,6 +42,7 @@ def test_policy_is_registered_with_its_hooks() -> None:
     assert policy.candidates is candidates
     assert policy.playout is playout
     assert policy.evaluate is evaluate
+    assert policy.decide is decide
     assert policy.playout_limit is not None and policy.playout_limit <= 40
 
 
@@ -117,7 +125,7 @@ def test_mcts_prefers_the_walkers_safe_step_next_to_a_known_other_treasure() -> 
         bad = [n for n in around if _known_other_treasure(state, n)]
         if not bad or len(bad) == len(around):
             continue
-        agent = MCTSAgent(iterations=150, seconds=0)
+        agent = MCTSAgent(iterations=150, seconds=0, worlds=0)
         move = agent.choose(state, Rng(1))
         assert move.a not in bad
         return
@@ -132,7 +140,7 @@ def test_a_one_move_shortlist_is_played_without_searching() -> None:
         steps = close_steps(state)
         if len(steps) != 1:
             continue
-        agent = MCTSAgent(iterations=50, seconds=0)
+        agent = MCTSAgent(iterations=50, seconds=0, worlds=0)
         assert agent.choose(state, Rng(2)) == SLIDES[steps[0]]
         assert agent.last_visits == {SLIDES[steps[0]]: 0}
         return
@@ -143,9 +151,87 @@ def test_search_still_runs_where_the_walker_sees_a_choice() -> None:
     for state in greedy_positions(10, 300):
         if state.phase != "search" or len(close_steps(state)) < 2:
             continue
-        agent = MCTSAgent(iterations=60, seconds=0)
+        agent = MCTSAgent(iterations=60, seconds=0, worlds=0)
         move = agent.choose(state, Rng(3))
         assert move.a in close_steps(state)
         assert sum(agent.last_visits.values()) == 60
         return
     pytest.fail("no position with two close steps")
+
+
+#: the phases where the player chooses something other than a slide
+EVENT_CHOICES = ("danger-name", "poker-name", "gift-give", "danger-give", "mirage-give")
+
+
+def event_positions(seeds: range, plies: int = 400) -> list[TreasureState]:
+    """Event choices with more than one option, from ``greedy`` self-play games."""
+    return [
+        s
+        for seed in seeds
+        for s in greedy_positions(seed, plies)
+        if s.phase in EVENT_CHOICES and len(s.legal_moves()) > 1
+    ]
+
+
+def test_decide_reads_only_what_the_seat_knows() -> None:
+    """Another determinization of the same view (other hidden tokens, deck order, draws):
+    the same decision, at events (flat Monte Carlo) and slides (``greedy``'s) alike."""
+    checked = 0
+    for state in [*event_positions(range(11, 14))[:12], *greedy_positions(14, 40)[5::7]]:
+        seat = state.current_player
+        assert seat is not None
+        other = state.determinize(seat, Rng(900 + checked))
+        mine = decide(state, state.legal_moves(), seat, Rng(checked), 2, None)
+        assert mine in state.legal_moves()
+        assert decide(other, other.legal_moves(), seat, Rng(checked), 2, None) == mine
+        checked += 1
+    assert checked >= 12
+
+
+def test_events_are_weighed_not_just_ranked() -> None:
+    """Playing the options out changes some choices from the ranking's first option;
+    a broken tally (every option scored alike) would always keep the first."""
+    departures = 0
+    positions = event_positions(range(15, 21))
+    assert len(positions) >= 10
+    for k, state in enumerate(positions):
+        seat = state.current_player
+        assert seat is not None
+        moves = state.legal_moves()
+        first = candidates(state, moves)[0]
+        departures += decide(state, moves, seat, Rng(k), 4, None) != first
+    assert departures > 0
+
+
+def test_slides_are_greedys_and_the_deadline_keeps_one_world() -> None:
+    slides = [s for s in greedy_positions(21, 60) if s.phase == "search"][3:8]
+    for k, state in enumerate(slides):
+        seat = state.current_player
+        assert seat is not None
+        want = TreasureMemoryAgent().choose(state, Rng(k))
+        assert decide(state, state.legal_moves(), seat, Rng(k), 4, None) == want
+    state = event_positions(range(22, 26))[0]
+    seat = state.current_player
+    assert seat is not None
+    moves = state.legal_moves()
+    late = decide(state, moves, seat, Rng(5), 8, 0.0)  # the deadline long past
+    assert late == decide(state, moves, seat, Rng(5), 1, None)
+
+
+def test_mcts_plays_the_decision_without_growing_a_tree() -> None:
+    state = event_positions(range(27, 30))[0]
+    seat = state.current_player
+    assert seat is not None
+    agent = MCTSAgent(level="hard", seconds=0)
+    assert agent.worlds == 4
+    move = agent.choose(state, Rng(6))
+    assert agent.last_visits == {move: 0}
+    tree = MCTSAgent(iterations=40, seconds=0, worlds=0)
+    tree.choose(state, Rng(6))
+    assert sum(tree.last_visits.values()) == 40
+
+
+@pytest.mark.parametrize("worlds", ["-1", "many"])
+def test_a_bad_worlds_option_is_refused(worlds: str) -> None:
+    with pytest.raises(AgentError, match="worlds"):
+        MCTSAgent(worlds=worlds)

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmarks.bench_treasure_ceiling import OmniscientAgent, WalkerAgent, play_game
+import pytest
+from benchmarks.bench_think import EVENT_PHASES, questions
+from benchmarks.bench_treasure_ceiling import (
+    OmniscientAgent,
+    WalkerAgent,
+    main,
+    measure,
+    play_game,
+)
 
 import pyramids
-from pyramids.ai.arena import ArenaConfig, build_agent, play_match, schedule
+from pyramids.ai.arena import ArenaConfig, build_agent, play_match, run_arena, schedule, summarize
 from pyramids.ai.base import Agent
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido_treasure import TreasureState
@@ -29,6 +37,30 @@ def test_the_arena_builds_each_seat_with_the_factory_it_is_given() -> None:
         # the same agents built by the default factory: the same game
         assert counted.outcome() == play_match(config, match).outcome()
         assert play_game(config, match).outcome() == counted.outcome()
+
+
+def test_a_bigger_table_seats_the_entrant_against_every_other_seat() -> None:
+    """``--players 3``: the entrant and two opponents, the arena's rotation and games.
+
+    A table of ``(entrant, opponent)`` repeated would be the arena's default
+    for two agents at three seats (the entrant twice at some tables), which
+    would not measure one player against a field of ``greedy``.
+    """
+    got = measure("random", games=3, seed=4, jobs=1, opponent="greedy", players=3)
+    config = ArenaConfig(
+        "pyramido-treasure", ("random", "greedy", "greedy"), games=3, seed=4, players=3
+    )
+    want = summarize(config, run_arena(config))
+    assert [s.agent for s in got] == ["random", "greedy", "greedy"]
+    assert [(s.games, s.wins, s.mean_score) for s in got] == [
+        (s.games, s.wins, s.mean_score) for s in want
+    ]
+
+
+def test_the_table_size_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--players", "6", "--games", "1"])
+    assert "--players must be 2 to 5" in capsys.readouterr().err
 
 
 def _first_hunt(state: TreasureState, agent: Agent) -> tuple[int, bool]:
@@ -76,3 +108,14 @@ def test_omniscient_agent_finds_a_hidden_treasure_the_walker_must_guess_at() -> 
         else:
             walker_failed += 1
     assert walker_failed > 0 and walker_slower > 0
+
+
+def test_think_benchmark_can_ask_only_the_treasure_hunts_event_choices() -> None:
+    """``bench_think --events``: the decisions ``hard`` plays out option by option."""
+    asked = questions("pyramido-treasure", 3, 4, events=True)
+    assert len(asked) == 4
+    for state in asked:
+        assert state.view(None)["phase"] in EVENT_PHASES
+        assert len(state.legal_moves()) > 1
+    plain = questions("pyramido-treasure", 3, 4)
+    assert any(s.view(None)["phase"] not in EVENT_PHASES for s in plain)

@@ -62,6 +62,9 @@ class Budget:
 
     iterations: int | None
     seconds: float | None
+    #: sampled worlds for the positions a game decides without a tree
+    #: (:attr:`~pyramids.ai.policies.GamePolicy.decide`: the treasure hunt's events)
+    worlds: int = 1
 
 
 #: Difficulty levels (documented in docs/ai.md). ``hard`` is capped at 1.5 s so
@@ -69,11 +72,13 @@ class Budget:
 #: 2,000 iterations took a quarter of the cap in Pirámides and Pyramideto, so it
 #: has 8,000: they fit in Pirámides, and Pyramideto gets 4,000-8,000 before the
 #: cap (8,000 won 87% against greedy, 2,000 won 74%); Pyramido and the treasure
-#: hunt stop at the cap either way.
+#: hunt stop at the cap either way. ``worlds`` is the treasure hunt's budget
+#: instead (it decides without a tree): with 4, flat Monte Carlo beat the tree
+#: at 3 and 4 players; 8 were no better (docs/ai.md, "Events by flat Monte Carlo").
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=100, seconds=0.5),
-    "medium": Budget(iterations=500, seconds=1.0),
-    "hard": Budget(iterations=8000, seconds=1.5),
+    "easy": Budget(iterations=100, seconds=0.5, worlds=1),
+    "medium": Budget(iterations=500, seconds=1.0, worlds=2),
+    "hard": Budget(iterations=8000, seconds=1.5, worlds=4),
 }
 
 
@@ -347,7 +352,10 @@ class MCTSAgent(Agent):
     utility; ``workers`` trees searched in parallel processes (``parallel=False``
     runs them in turn, same result); ``widen_above``, ``widen_k``,
     ``widen_alpha``: a node with more legal moves than ``widen_above`` may hold
-    ``widen_k * visits ** widen_alpha`` children; ``playouts`` is ``policy``
+    ``widen_k * visits ** widen_alpha`` children; ``worlds`` sampled worlds in
+    which every option is played out where the game decides without a tree
+    (the treasure hunt: :attr:`~pyramids.ai.policies.GamePolicy.decide`; default
+    by level; ``worlds=0`` leaves every position to the tree); ``playouts`` is ``policy``
     (the game's playout policy, default) or ``random`` (uniformly random
     playouts and no shortlist, the plain algorithm other libraries run, for
     comparisons).
@@ -369,6 +377,7 @@ class MCTSAgent(Agent):
         widen_k: float | str = 2.0,
         widen_alpha: float | str = 0.5,
         playouts: str = "policy",
+        worlds: int | str | None = None,
     ) -> None:
         if level not in LEVELS:
             raise AgentError(
@@ -392,6 +401,7 @@ class MCTSAgent(Agent):
                 value=repr(playouts),
             )
         self.level = level
+        self.worlds: int = budget.worlds if worlds is None else _number("worlds", worlds, int, 0)
         self.workers: int = _number("workers", workers, int, 1)
         if isinstance(parallel, str):
             parallel = parallel.lower() not in ("0", "false", "no", "off")
@@ -422,7 +432,17 @@ class MCTSAgent(Agent):
             self.last_visits = {moves[0]: 0}
             only: Hashable = moves[0]
             return only
-        candidates = get_policy(state.game.id).candidates
+        policy = get_policy(state.game.id)
+        if policy.decide is not None and self.worlds and self.params.playouts == "policy":
+            # positions the game settles by playing every option out (a seeded
+            # stream of their own: the caller's rng advances as for a search)
+            seconds = self.params.seconds
+            deadline = None if seconds is None else time.perf_counter() + seconds
+            decided = policy.decide(state, moves, seat, Rng(seeds[0]), self.worlds, deadline)
+            if decided is not None:
+                self.last_visits = {decided: 0}
+                return decided
+        candidates = policy.candidates
         if candidates is not None and self.params.playouts == "policy":
             # a one-move shortlist is the search's answer anyway (the root grows
             # only that child): skip the search. Shortlists read only public
@@ -456,4 +476,7 @@ class MCTSAgent(Agent):
 
     def __repr__(self) -> str:
         p = self.params
-        return f"<Agent mcts level={self.level} iterations={p.iterations} seconds={p.seconds}>"
+        return (
+            f"<Agent mcts level={self.level} iterations={p.iterations} seconds={p.seconds} "
+            f"worlds={self.worlds}>"
+        )

@@ -29,6 +29,11 @@ PlayoutFn = Callable[[State[Any], Rng], Hashable]
 EvaluateFn = Callable[[State[Any]], list[float]]
 #: The moves a search node may try, best first (a non-empty subset of ``moves``).
 CandidatesFn = Callable[[State[Any], list[Any]], list[Any]]
+#: A decision made without a tree (see :attr:`GamePolicy.decide`): the real state,
+#: its legal moves, the seat to move, a seeded stream, how many sampled worlds to
+#: play out and a ``time.perf_counter()`` deadline (``None``: none); a move, or
+#: ``None`` to leave the position to the tree search.
+DecideFn = Callable[[State[Any], list[Any], int, Rng, int, float | None], Hashable | None]
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,13 @@ class GamePolicy:
     #: choice first, then at random. Where a game has many moves and a good
     #: cheap ranking, the search then spends its visits on the few that matter.
     candidates: CandidatesFn | None = None
+    #: positions the game decides by flat Monte Carlo instead of a tree: every
+    #: option played out in the same few sampled worlds of the seat's knowledge,
+    #: the best total wins. For choices whose result shows only long after
+    #: ``playout_limit`` (the treasure hunt's events, settled when the card is
+    #: over), where a short playout cannot tell the options apart. ``None``: the
+    #: tree decides every position.
+    decide: DecideFn | None = None
     summary: str = "uniformly random playouts to the end of the game"
 
 
