@@ -1,8 +1,8 @@
 """MCTS in the treasure hunt: flat Monte Carlo events, the careful walker, the cut-off score.
 
-``mcts`` decides the treasure hunt by :func:`decide` (``worlds`` > 0, every
-level); the tree, with the walker's playouts and shortlist, is what
-``worlds=0`` plays, and the tests of the tree below ask for it so.
+``mcts:level=hard`` decides the treasure hunt by :func:`decide` (``worlds`` > 0);
+the tree, with the walker's playouts and shortlist, is what ``easy``,
+``medium`` and ``worlds=0`` play, and the tests of the tree below ask for it so.
 """
 
 from __future__ import annotations
@@ -229,6 +229,13 @@ def test_mcts_plays_the_decision_without_growing_a_tree() -> None:
     tree = MCTSAgent(iterations=40, seconds=0, worlds=0)
     tree.choose(state, Rng(6))
     assert sum(tree.last_visits.values()) == 40
+    # the lower levels keep the tree: one world plays as well as four, so
+    # with worlds they would play as ``hard`` does
+    for level in ("easy", "medium"):
+        lower = MCTSAgent(level=level, iterations=30, seconds=0)
+        assert lower.worlds == 0
+        lower.choose(state, Rng(6))
+        assert sum(lower.last_visits.values()) == 30
 
 
 @pytest.mark.parametrize("worlds", ["-1", "many"])

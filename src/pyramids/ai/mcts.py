@@ -63,8 +63,9 @@ class Budget:
     iterations: int | None
     seconds: float | None
     #: sampled worlds for the positions a game decides without a tree
-    #: (:attr:`~pyramids.ai.policies.GamePolicy.decide`: the treasure hunt's events)
-    worlds: int = 1
+    #: (:attr:`~pyramids.ai.policies.GamePolicy.decide`: the treasure hunt);
+    #: 0: the tree decides every position
+    worlds: int = 0
 
 
 #: Difficulty levels (documented in docs/ai.md). ``hard`` is capped at 1.5 s so
@@ -72,12 +73,15 @@ class Budget:
 #: 2,000 iterations took a quarter of the cap in Pirámides and Pyramideto, so it
 #: has 8,000: they fit in Pirámides, and Pyramideto gets 4,000-8,000 before the
 #: cap (8,000 won 87% against greedy, 2,000 won 74%); Pyramido and the treasure
-#: hunt stop at the cap either way. ``worlds`` is the treasure hunt's budget
-#: instead (it decides without a tree): with 4, flat Monte Carlo beat the tree
-#: at 3 and 4 players; 8 were no better (docs/ai.md, "Events by flat Monte Carlo").
+#: hunt stop at the cap either way. ``worlds``: ``hard`` decides the treasure
+#: hunt without a tree, by flat Monte Carlo in 4 worlds, which beat the tree at
+#: 3 and 4 players (8 were no better); ``easy`` and ``medium`` keep the tree,
+#: because one world already plays as well as four (58% of 2-player games
+#: against ``greedy``): with worlds they would be ``hard`` (docs/ai.md,
+#: "Difficulty levels").
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=100, seconds=0.5, worlds=1),
-    "medium": Budget(iterations=500, seconds=1.0, worlds=2),
+    "easy": Budget(iterations=100, seconds=0.5, worlds=0),
+    "medium": Budget(iterations=500, seconds=1.0, worlds=0),
     "hard": Budget(iterations=8000, seconds=1.5, worlds=4),
 }
 
@@ -354,8 +358,9 @@ class MCTSAgent(Agent):
     ``widen_alpha``: a node with more legal moves than ``widen_above`` may hold
     ``widen_k * visits ** widen_alpha`` children; ``worlds`` sampled worlds in
     which every option is played out where the game decides without a tree
-    (the treasure hunt: :attr:`~pyramids.ai.policies.GamePolicy.decide`; default
-    by level; ``worlds=0`` leaves every position to the tree); ``playouts`` is ``policy``
+    (the treasure hunt: :attr:`~pyramids.ai.policies.GamePolicy.decide`; by
+    level: 4 for ``hard``, else 0, which leaves every position to the tree);
+    ``playouts`` is ``policy``
     (the game's playout policy, default) or ``random`` (uniformly random
     playouts and no shortlist, the plain algorithm other libraries run, for
     comparisons).
