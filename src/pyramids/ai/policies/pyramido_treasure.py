@@ -22,6 +22,9 @@ another treasure.
   its best (usually one, and then MCTS plays it without searching);
   ``greedy``'s ranking, cut to a few, when naming treasures or an opponent
   (66 pairs otherwise). The search is thus left the near-ties and the events.
+* **Decide** (``hard``): no tree at all. Slides as ``greedy``; each event
+  option played to the end of its card in a few sampled worlds
+  (:func:`decide`), which the short playouts above cannot see.
 
 Everything here is a pure function of public information (the known spots,
 their tokens, hands, the phase), cached by that information, so the hidden-
