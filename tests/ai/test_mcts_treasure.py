@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+import pyramids
 from pyramids.ai.errors import AgentError
 from pyramids.ai.greedy.pyramido_treasure import TreasureMemoryAgent
 from pyramids.ai.mcts import MCTSAgent
@@ -163,21 +164,32 @@ def test_search_still_runs_where_the_walker_sees_a_choice() -> None:
 EVENT_CHOICES = ("danger-name", "poker-name", "gift-give", "danger-give", "mirage-give")
 
 
-def event_positions(seeds: range, plies: int = 400) -> list[TreasureState]:
-    """Event choices with more than one option, from ``greedy`` self-play games."""
-    return [
-        s
-        for seed in seeds
-        for s in greedy_positions(seed, plies)
-        if s.phase in EVENT_CHOICES and len(s.legal_moves()) > 1
-    ]
+def event_positions(seeds: range, plies: int = 400, players: int = 2) -> list[TreasureState]:
+    """Event choices with more than one option, from games ``greedy`` plays in every seat."""
+    out: list[TreasureState] = []
+    greedy = TreasureMemoryAgent()
+    for seed in seeds:
+        state = pyramids.new_game("pyramido-treasure", players=players, seed=seed)
+        assert isinstance(state, TreasureState)
+        rng = Rng(seed)
+        while not state.is_over and state.ply < plies:
+            if state.phase in EVENT_CHOICES and len(state.legal_moves()) > 1:
+                out.append(state.copy())
+            state.play(greedy.choose(state, rng))
+    return out
 
 
 def test_decide_reads_only_what_the_seat_knows() -> None:
     """Another determinization of the same view (other hidden tokens, deck order, draws):
     the same decision, at events (flat Monte Carlo) and slides (``greedy``'s) alike."""
     checked = 0
-    for state in [*event_positions(range(11, 14))[:12], *greedy_positions(14, 40)[5::7]]:
+    events = [
+        *event_positions(range(11, 14))[:12],
+        *event_positions(range(31, 35), players=4)[:10],
+        *event_positions(range(35, 39), players=5)[:10],
+    ]
+    assert len(events) >= 25
+    for state in [*events, *greedy_positions(14, 40)[5::7]]:
         seat = state.current_player
         assert seat is not None
         other = state.determinize(seat, Rng(900 + checked))
@@ -185,7 +197,7 @@ def test_decide_reads_only_what_the_seat_knows() -> None:
         assert mine in state.legal_moves()
         assert decide(other, other.legal_moves(), seat, Rng(checked), 2, None) == mine
         checked += 1
-    assert checked >= 12
+    assert checked >= 30
 
 
 def test_events_are_weighed_not_just_ranked() -> None:
@@ -226,6 +238,13 @@ def test_mcts_plays_the_decision_without_growing_a_tree() -> None:
     assert agent.worlds == 4
     move = agent.choose(state, Rng(6))
     assert agent.last_visits == {move: 0}
+    # the decision is decide's, from the first seed drawn from the caller's stream
+    moves = state.legal_moves()
+    assert move == decide(state, moves, seat, Rng(Rng(6).next_u64()), 4, None)
+    # the plain algorithm, for comparisons, never takes the game's shortcut
+    plain = MCTSAgent(level="hard", iterations=30, seconds=0, playouts="random")
+    plain.choose(state, Rng(6))
+    assert sum(plain.last_visits.values()) == 30
     tree = MCTSAgent(iterations=40, seconds=0, worlds=0)
     tree.choose(state, Rng(6))
     assert sum(tree.last_visits.values()) == 40
