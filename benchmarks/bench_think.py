@@ -26,6 +26,7 @@ from pyramids.ai.registry import make_agent
 from pyramids.engine.registry import get_game, new_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from pyramids.games.pyramido_treasure.phases import OVER, SLIDE_PHASES, Phase
 
 #: every game at every seat count it allows
 CASES = [
@@ -37,7 +38,7 @@ CASES = [
 
 #: the treasure hunt's choices other than slides, which ``hard`` settles by playing
 #: every option out (``--events``): naming two treasures has up to 55 options
-EVENT_PHASES = frozenset({"danger-name", "poker-name", "gift-give", "danger-give", "mirage-give"})
+EVENT_PHASES = frozenset(p.label for p in Phase if p not in SLIDE_PHASES and p is not OVER)
 
 
 def questions(game_id: str, players: int, count: int, events: bool = False) -> list[State[Any]]:
@@ -54,8 +55,7 @@ def questions(game_id: str, players: int, count: int, events: bool = False) -> l
         step = 3 + deal % 5
         while not state.is_over and len(out) < count:
             moves = state.legal_moves()
-            phase = state.view(None)["phase"] if events else None
-            asked = phase in EVENT_PHASES if events else state.ply % step == 0
+            asked = state.view(None)["phase"] in EVENT_PHASES if events else state.ply % step == 0
             if asked and len(moves) > 1:
                 out.append(state.copy())
             state.play(greedy.choose(state, rng))

@@ -10,9 +10,11 @@ from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 
 
-def self_play_positions(game_id: str, agent: Agent, seed: int, plies: int) -> list[State[Any]]:
-    """Every position of a 2-player game ``agent`` plays against itself, up to ``plies``."""
-    state = pyramids.new_game(game_id, players=2, seed=seed)
+def self_play_positions(
+    game_id: str, agent: Agent, seed: int, plies: int, players: int = 2
+) -> list[State[Any]]:
+    """Every position of a game ``agent`` plays in every seat, up to ``plies``."""
+    state = pyramids.new_game(game_id, players=players, seed=seed)
     rng = Rng(seed)
     seen = []
     while not state.is_over and state.ply < plies:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-import pyramids
 from pyramids.ai.errors import AgentError
 from pyramids.ai.greedy.pyramido_treasure import TreasureMemoryAgent
 from pyramids.ai.mcts import MCTSAgent
@@ -27,13 +26,14 @@ from pyramids.ai.policies.pyramido_treasure import (
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido_treasure import SLIDES, TreasureState
 from pyramids.games.pyramido_treasure.board import NEIGHBOURS, SPOTS
+from pyramids.games.pyramido_treasure.phases import OVER, SLIDE_PHASES, Phase
 from pyramids.games.pyramido_treasure.treasures import card_points
 from tests.ai.positions import self_play_positions
 
 
-def greedy_positions(seed: int, plies: int) -> list[TreasureState]:
-    """Every position of a game ``greedy`` plays against itself, up to ``plies``."""
-    seen = self_play_positions("pyramido-treasure", TreasureMemoryAgent(), seed, plies)
+def greedy_positions(seed: int, plies: int, players: int = 2) -> list[TreasureState]:
+    """Every position of a game ``greedy`` plays in every seat, up to ``plies``."""
+    seen = self_play_positions("pyramido-treasure", TreasureMemoryAgent(), seed, plies, players)
     assert all(isinstance(s, TreasureState) for s in seen)
     return [s for s in seen if isinstance(s, TreasureState)]
 
@@ -161,22 +161,17 @@ def test_search_still_runs_where_the_walker_sees_a_choice() -> None:
 
 
 #: the phases where the player chooses something other than a slide
-EVENT_CHOICES = ("danger-name", "poker-name", "gift-give", "danger-give", "mirage-give")
+EVENT_CHOICES = frozenset(p.label for p in Phase if p not in SLIDE_PHASES and p is not OVER)
 
 
 def event_positions(seeds: range, plies: int = 400, players: int = 2) -> list[TreasureState]:
     """Event choices with more than one option, from games ``greedy`` plays in every seat."""
-    out: list[TreasureState] = []
-    greedy = TreasureMemoryAgent()
-    for seed in seeds:
-        state = pyramids.new_game("pyramido-treasure", players=players, seed=seed)
-        assert isinstance(state, TreasureState)
-        rng = Rng(seed)
-        while not state.is_over and state.ply < plies:
-            if state.phase in EVENT_CHOICES and len(state.legal_moves()) > 1:
-                out.append(state.copy())
-            state.play(greedy.choose(state, rng))
-    return out
+    return [
+        s
+        for seed in seeds
+        for s in greedy_positions(seed, plies, players)
+        if s.phase in EVENT_CHOICES and len(s.legal_moves()) > 1
+    ]
 
 
 def test_decide_reads_only_what_the_seat_knows() -> None:

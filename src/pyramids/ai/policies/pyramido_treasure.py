@@ -36,10 +36,9 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
-from pyramids.ai.base import Agent
 from pyramids.ai.greedy.pyramido_treasure import TreasureMemoryAgent
 from pyramids.ai.policies import GamePolicy
 from pyramids.engine.rng import Rng
@@ -343,7 +342,7 @@ def decide(
         for k, option in enumerate(options):
             trial = world.copy()
             trial.play(option)
-            _settle(trial, state._owner, state._card, Rng(stream), TreasureMemoryAgent)
+            _settle(trial, state._owner, state._card, Rng(stream))
             scores = trial.scores()
             totals[k] += scores[seat] - max(v for q, v in enumerate(scores) if q != seat)
     best = max(range(len(options)), key=lambda k: (totals[k], -k))
@@ -351,18 +350,16 @@ def decide(
     return chosen
 
 
-def _settle(
-    trial: TreasureState, owner: int, card: int, rng: Rng, player: Callable[[], Agent]
-) -> None:
-    """Play ``trial`` on, a fresh ``player()`` per seat, until ``owner``'s ``card`` is settled."""
-    players: dict[int, Agent] = {}
+def _settle(trial: TreasureState, owner: int, card: int, rng: Rng) -> None:
+    """Play ``trial`` on, a fresh ``greedy`` per seat, until ``owner``'s ``card`` is settled."""
+    players: dict[int, TreasureMemoryAgent] = {}
     for _ in range(SETTLE_HORIZON):
         if trial.is_over or trial._owner != owner or trial._card != card:
             return
         p = trial._turn
         agent = players.get(p)
         if agent is None:
-            agent = players[p] = player()
+            agent = players[p] = TreasureMemoryAgent()
         move = agent.choose(trial, rng)
         assert isinstance(move, TreasureMove)
         trial.play(move)
