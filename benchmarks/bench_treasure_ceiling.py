@@ -70,10 +70,11 @@ from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.games.pyramido_treasure import SLIDES, TreasureMove, TreasureState
 from pyramids.games.pyramido_treasure.board import SPOTS
+from pyramids.games.pyramido_treasure.phases import SLIDE_PHASES
 
 GAME = "pyramido-treasure"
 OPPONENT = "greedy"
-SLIDE_PHASE_NAMES = frozenset({"search", "gift", "danger", "mirage", "poker"})
+SLIDE_PHASE_NAMES = frozenset(p.label for p in SLIDE_PHASES)
 
 
 class WalkerAgent(Agent):
