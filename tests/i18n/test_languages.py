@@ -137,3 +137,21 @@ print(sorted(m for m in sys.modules if m.split(".")[0] == "babel"))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_names_read_before_any_game_is_used() -> None:
+    """A fresh program that translates a name first gets the name, not its bare id.
+
+    Games register their names when imported, and the registry imports a game
+    only when asked for one; in the suite some other test has always imported
+    them already, so this runs in a fresh interpreter.
+    """
+    code = """
+from pyramids.i18n import translator
+print(translator("en").name("treasure", "sacred-dog"))
+print(translator("pt").name("treasure", "sacred-dog"))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    english, portuguese = out.stdout.splitlines()
+    assert english == "sacred dog"
+    assert portuguese not in ("sacred dog", "sacred-dog")

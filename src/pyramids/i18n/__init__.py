@@ -95,6 +95,7 @@ class Translator:
         """The name of a thing inside a game (a treasure, a colour...) by kind and id."""
         from pyramids.engine import names
 
+        _games_named()
         return self.lookup(name_context(kind, ident), names.english(kind, ident))
 
     def number(self, value: float) -> str:
@@ -133,6 +134,20 @@ class Translator:
     def error(self, err: PyramidsError) -> str:
         """An engine error's sentence in this language (with the error it wraps)."""
         return err.render(self._t.gettext, self.name)
+
+
+@cache
+def _games_named() -> None:
+    """Import every game once, so that their names are registered (:mod:`pyramids.engine.names`).
+
+    Why: a game registers its names when its module is imported, and the
+    registry imports a game only when it is first asked for. A program that
+    translates a name before touching that game (a script, this module's own
+    example) would otherwise get the bare id (``sacred-dog``).
+    """
+    from pyramids.engine.registry import all_games
+
+    all_games()
 
 
 def name_context(kind: str, ident: str) -> str:
