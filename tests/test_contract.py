@@ -117,6 +117,42 @@ def test_determinize_agrees_with_what_the_seat_sees(
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES, ids=IDS)
+@given(seed=seeds, agent_seed=seeds, det_seed=seeds, cut=st.integers(min_value=0, max_value=300))
+def test_determinizer_gives_what_determinize_gives(
+    game_id: str, players: int, seed: int, agent_seed: int, det_seed: int, cut: int
+) -> None:
+    """Sample after sample from one stream, then after the state has been played on."""
+    state = pyramids.new_game(game_id, players=players, seed=seed)
+    play_randomly(state, Rng(agent_seed), max_plies=cut)
+    for seat in [None, *range(players)]:
+        sample = state.determinizer(seat)
+        ours, theirs = Rng(det_seed), Rng(det_seed)
+        for _ in range(3):
+            a, b = sample(ours), state.determinize(seat, theirs)
+            assert fingerprint(a) == fingerprint(b)
+            assert ours.state == theirs.state
+            # the same hidden parts and the same chance to come: the same game from here
+            play_randomly(a, Rng(det_seed), max_plies=a.ply + 30)
+            play_randomly(b, Rng(det_seed), max_plies=b.ply + 30)
+            assert fingerprint(a) == fingerprint(b)
+    if state.is_over:
+        return
+    seat = state.current_player
+    sample = state.determinizer(seat)
+    # the sampler follows the state as it is now (a few plies on: cards drawn, exchanged)
+    play_randomly(state, Rng(agent_seed + 1), max_plies=state.ply + 12)
+    assert fingerprint(sample(Rng(det_seed))) == fingerprint(state.determinize(seat, Rng(det_seed)))
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES, ids=IDS)
+def test_determinizer_checks_the_seat(game_id: str, players: int) -> None:
+    state = pyramids.new_game(game_id, players=players, seed=1)
+    for bad in (-1, players, "0", True):
+        with pytest.raises(ValueError):
+            state.determinizer(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CASES, ids=IDS)
 @given(seed=seeds)
 def test_views_are_json_and_check_the_seat(game_id: str, players: int, seed: int) -> None:
     state = pyramids.new_game(game_id, players=players, seed=seed)

@@ -281,11 +281,12 @@ def search(state: State[Any], seat: int, seed: int, params: SearchParams) -> dic
     root = Node(seat)
     deadline = None if params.seconds is None else time.perf_counter() + params.seconds
     done = 0
+    sample = state.determinizer(seat)  # what every guess shares, worked out once
     while params.iterations is None or done < params.iterations:
         if deadline is not None and done and time.perf_counter() >= deadline:
             break
         done += 1
-        iterate(state.determinize(seat, rng), root, rng)
+        iterate(sample(rng), root, rng)
     return {m: child.n for m, child in root.children.items()}
 
 

@@ -20,7 +20,7 @@ record replays it without needing our PRNG and a replay cannot re-draw it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pyramids.engine.errors import IllegalMove, PlayersError, RecordError, SeatError
@@ -326,6 +326,24 @@ class State(ABC, Generic[M]):
         Hidden parts are drawn from ``rng``; the state's own chance stream is
         replaced too, so future chance is as unknown as it is at the table.
         """
+
+    def determinizer(self, player: int | None) -> Callable[[Rng], State[M]]:
+        """``rng -> self.determinize(player, rng)``, for many samples of this position.
+
+        Why: a search draws a sample every iteration, thousands of times from
+        one position, and much of a sample's cost (which cards are hidden,
+        where each may go) is the same every time. A game may work that out
+        once here; the function gives exactly the states (and draws exactly
+        the numbers from ``rng``) that ``determinize`` would. Once this state
+        is played on, the function falls back to ``determinize`` of the state
+        as it is then. The default is ``determinize`` itself.
+        """
+        self._check_viewer(player)
+
+        def sample(rng: Rng) -> State[M]:
+            return self.determinize(player, rng)
+
+        return sample
 
     def play(self, move: M) -> None:
         """Play ``move``; raise :class:`IllegalMove` (state unchanged) if the rules forbid it."""

@@ -194,8 +194,10 @@ def evaluate(
         stats[first].add(u)
         return u
 
+    sample = state.determinizer(seat)
+
     def guess() -> tuple[State[Any], list[Hashable]]:
-        d = state.determinize(seat, rng)
+        d = sample(rng)
         legal = set(d.legal_moves())
         here = [m for m in moves if m in legal] or list(moves)
         for m in here:
