@@ -188,6 +188,7 @@ def iteration(
     widen_above = params.widen_above
     widen_k = params.widen_k
     widen_alpha = params.widen_alpha
+    log, sqrt = math.log, math.sqrt  # read for every child scored, tens a step
 
     def iterate(d: State[Any], node: Node, rng: Rng) -> list[float]:
         path = [node]
@@ -234,7 +235,7 @@ def iteration(
                     if child is None:
                         continue
                     child.avail += 1
-                    score = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                    score = child.w / child.n + c * sqrt(log(child.avail) / child.n)
                     if score > best_value:
                         best_value, best, best_move = score, child, m
                 if best is None:  # no child is legal in this guess: grow one anyway

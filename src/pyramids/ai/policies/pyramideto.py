@@ -51,16 +51,21 @@ def playout(state: State[Any], rng: Rng) -> Hashable:
             a, b, c = GOALS[g].tower
             links[(a, b)] = links.get((a, b), False) or above[b] == c
             links[(b, c)] = links.get((b, c), False) or above[a] == b
+        # a move can build only if its piece is the upper piece of a link; an
+        # exchange's piece (-1) never is. Tested first as one int: this scan of
+        # every legal move runs at every iteration of the search
+        uppers = {upper for _, upper in links}
         building = []
         for m in moves:
-            if m.is_exchange:
+            piece = m[0]
+            if piece not in uppers:
                 continue
-            done = links.get((m.onto, m.piece))
+            done = links.get((m[1], piece))
             if done is None:
                 continue
             if done:
                 return m
-            if (below[m.piece], m.piece) not in links:
+            if (below[piece], piece) not in links:
                 building.append(m)
         if building:
             return building[rng.below(len(building))]
