@@ -572,7 +572,7 @@ class PyramidetoState(State[PyramidetoMove]):
         """:meth:`determinize`, with where the hidden cards may go worked out once.
 
         See :class:`.hidden.UnseenDeal`: the samples (and the numbers drawn from
-        ``rng``) are exactly ``determinize``'s, at about a third of the cost.
+        ``rng``) are exactly ``determinize``'s, for about a third less time each.
         """
         self._check_viewer(player)
         plan = UnseenDeal(self, player)
@@ -586,6 +586,7 @@ class PyramidetoState(State[PyramidetoMove]):
         return sample
 
     def _sample(self, player: int | None, plan: UnseenDeal, rng: Rng) -> PyramidetoState:
+        """One sample: ``plan``'s deal from ``rng``, on a copy of this state."""
         hands, deck, since = plan.deal(rng)
         other = self.copy()
         other._rng = rng.fork()
