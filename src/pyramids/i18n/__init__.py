@@ -95,7 +95,7 @@ class Translator:
         """The name of a thing inside a game (a treasure, a colour...) by kind and id."""
         from pyramids.engine import names
 
-        _games_named()
+        register_game_names()
         return self.lookup(name_context(kind, ident), names.english(kind, ident))
 
     def number(self, value: float) -> str:
@@ -137,7 +137,7 @@ class Translator:
 
 
 @cache
-def _games_named() -> None:
+def register_game_names() -> None:
     """Import every game once, so that their names are registered (:mod:`pyramids.engine.names`).
 
     Why: a game registers its names when its module is imported, and the

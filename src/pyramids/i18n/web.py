@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pyramids.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, numbers, translator
+from pyramids.i18n import DEFAULT, LANGUAGES, LOCALE_DIR, numbers, register_game_names, translator
 
 
 def messages_path(lang: str) -> Path:
@@ -36,9 +36,8 @@ def catalog_json(lang: str) -> dict[str, Any]:
     if lang != DEFAULT:
         messages = json.loads(messages_path(lang).read_text(encoding="utf-8"))
     from pyramids.engine import names
-    from pyramids.engine.registry import all_games
 
-    all_games()  # each game registers its names when it is imported
+    register_game_names()
     tr = translator(lang)
     return {
         "lang": lang,
