@@ -12,6 +12,7 @@ import pyramids
 from pyramids.ai.greedy.pyramideto import GreedyPyramideto
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramideto import CODES, GOALS, PyramidetoState, tower_stands
+from pyramids.games.pyramideto.game import _BOARD_MOVES, _board_key
 
 GREEDY = GreedyPyramideto()
 ALL_CODES = sorted(CODES)
@@ -62,6 +63,7 @@ def invariants(state: PyramidetoState) -> None:
     view = state.view(None)
     pieces = [c for s in view["stacks"] for c in s]
     assert sorted(pieces) == ALL_CODES  # always 15, each exactly once
+    assert state._board == _board_key(state.below)  # the kept key follows every move
     held = [c for p in range(state.players) for c in state.hand(p)]
     shown = [c for p in range(state.players) for c in state.displayed(p)]
     assert sorted(held + shown + list(state._deck)) == list(range(len(GOALS)))
@@ -232,3 +234,29 @@ def test_legal_moves_are_exactly_the_moves_the_rules_accept(
             }
         else:
             assert move in legal, move
+
+
+@given(games, st.integers(min_value=0, max_value=200), st.integers(min_value=0, max_value=40))
+def test_kept_board_moves_are_those_built_afresh(
+    params: dict[str, Any], cut: int, more: int
+) -> None:
+    """The moves kept per board are those built from scratch, in the same order.
+
+    The states are reached through copies as a search reaches them, and each
+    copy plays on by itself: a key that did not follow its own board would
+    return another board's moves.
+    """
+    state = run(params, stop=cut)
+    rng = Rng(params["agent_seed"] + 1)
+    seen = []
+    for _ in range(more):
+        if state.is_over:
+            break
+        seen.append(state)
+        state.legal_moves()  # keeps this board's moves
+        state = state.copy()
+        state.play_legal(state.random_move(rng))
+        assert state._board == _board_key(state.below)
+    kept = [s.legal_moves() for s in seen]
+    _BOARD_MOVES.clear()
+    assert [s.legal_moves() for s in seen] == kept
