@@ -204,9 +204,10 @@ class PyramidetoState(State[PyramidetoMove]):
         """
         if self._over:
             return []
-        board = _BOARD_MOVES.get(self._board | (self._last + 1) << _LAST_AT)
+        key = self._board | (self._last + 1) << _LAST_AT
+        board = _BOARD_MOVES.get(key)
         if board is None:
-            board = self._board_moves()
+            board = self._board_moves(key)
         moves = list(board)
         if self._deck:
             moves.extend([EXCHANGE[c] for c in self._hands[self._turn]])
@@ -231,15 +232,9 @@ class PyramidetoState(State[PyramidetoMove]):
                 raise ValueError("no legal move")
             k = rng.below(n + len(hand))
             return board[k] if k < n else EXCHANGE[hand[k - n]]
-        above = self._above
         below = self._below
         last = self._last
-        tops = [t for t in PIECES if above[t] < 0]
-        tmask = 0
-        for t in tops:
-            tmask |= _BIT[t]
-        # targets by the size of the lowest moved piece: any top, medium+, large
-        fit = (tmask, tmask & _MEDIUM_UP, tmask & _LARGE)
+        tops, fit = self._tops_and_fit()
         fits = (fit[0].bit_count(), fit[1].bit_count(), fit[2].bit_count())
         total = 0
         for t in tops:  # the walk of _board_moves, counting
@@ -273,17 +268,24 @@ class PyramidetoState(State[PyramidetoMove]):
                 p = q
         return EXCHANGE[hand[k]]
 
-    def _board_moves(self) -> tuple[PyramidetoMove, ...]:
-        """The group moves of this board, in the order of :meth:`legal_moves`, kept for later."""
+    def _tops_and_fit(self) -> tuple[list[int], tuple[int, int, int]]:
+        """The tops in piece order, and the tops a group may go onto by its lowest piece's size.
+
+        As masks: any top for a small piece, the medium and large tops for a
+        medium one, the large tops for a large one.
+        """
         above = self._above
-        below = self._below
         tops = [t for t in PIECES if above[t] < 0]
         tmask = 0
         for t in tops:
             tmask |= _BIT[t]
-        # targets by the size of the lowest moved piece: any top, medium+, large
-        fit = (tmask, tmask & _MEDIUM_UP, tmask & _LARGE)
+        return tops, (tmask, tmask & _MEDIUM_UP, tmask & _LARGE)
+
+    def _board_moves(self, kept_as: int) -> tuple[PyramidetoMove, ...]:
+        """This board's group moves, in the order of :meth:`legal_moves`, kept under ``kept_as``."""
+        below = self._below
         last = self._last
+        tops, fit = self._tops_and_fit()
         out: list[PyramidetoMove] = []
         rows = _GROUP_MOVES
         for t in tops:
@@ -298,7 +300,7 @@ class PyramidetoState(State[PyramidetoMove]):
                 p = q
         if len(_BOARD_MOVES) >= _BOARD_MOVES_MAX:
             _BOARD_MOVES.clear()
-        moves = _BOARD_MOVES[self._board | (last + 1) << _LAST_AT] = tuple(out)
+        moves = _BOARD_MOVES[kept_as] = tuple(out)
         return moves
 
     def _check(self, move: PyramidetoMove) -> None:
