@@ -32,7 +32,7 @@ BOOTSTRAP = $(BOOTSTRAP_PIP) install --quiet --disable-pip-version-check --no-co
 BACKEND := 'flit_core>=3.12,<4'
 PIP := $(BIN)/python -m pip
 PIP_INSTALL := $(PIP) install --quiet --disable-pip-version-check
-TEST_EXTRAS := [dev,fast,rl,openspiel,pysol,postgres,cluster]
+TEST_EXTRAS := [dev,fast,rl,openspiel,pysol,solver,postgres,cluster]
 
 .PHONY: play test lint typecheck bench clean i18n golden
 

@@ -10,6 +10,10 @@ and writes one verdict file per setting (JSON, one entry per
 deal) into ``SOLVER_VERDICTS_DIR`` (default ``./solver-verdicts/``) so that
 another solver's verdicts can be compared deal by deal.
 
+Golf's nodes are the depth-first search's plus, for a deal it hands to the
+vectorised pass (:mod:`pyramids.solver.columns`), the column heights that
+pass reached; so golf's nodes/s mixes two units and says little.
+
 Each deal gets at most ``SOLVER_BENCH_NODES`` nodes (default 3,000,000) and
 60 s; past that its verdict is ``unknown`` and counted as such.
 """
@@ -71,7 +75,8 @@ def main() -> None:
         )
         print(
             f"   {'':<12} CPU ms p50 {s.cpu_ms['p50']:,.1f} p90 {s.cpu_ms['p90']:,.1f} "
-            f"p99 {s.cpu_ms['p99']:,.1f} max {s.cpu_ms['max']:,.1f}",
+            f"p99 {s.cpu_ms['p99']:,.1f} max {s.cpu_ms['max']:,.1f}  "
+            f"CPU s in all {s.cpu_seconds:,.1f}",
             flush=True,
         )
         path = folder / f"{name}-1-{deals}.json"

@@ -44,7 +44,9 @@ order or on luck, and it decides any round in a few milliseconds (``LAYERED``;
 ``docs/performance.md``); a hint's ``each_move`` makes one pass per legal
 move. Tripeaks gets 1,000 depth-first nodes first and then the pass over its
 22,932 sets (``TRY_FIRST``): most of its deals fall to the search at once,
-and the pass bounds the few that took the search seconds.
+and the pass bounds the few that took the search seconds. Golf does the same
+with :mod:`.columns` (``BY_COLUMNS``), a pass over its 279,936 sets of column
+heights in NumPy array operations, when NumPy is installed.
 
 Both stop at a node or time limit and then answer ``unknown`` rather than
 guess.
@@ -67,6 +69,7 @@ from pyramids.games.piramides.game import (
     STOCK_PENALTY,
 )
 from pyramids.solver.budget import SearchLimit, next_check
+from pyramids.solver.columns import clear_by_columns, usable
 from pyramids.solver.layers import clear_by_layers
 from pyramids.solver.position import DRAW_CODE as DRAW_CODE  # re-exported: the move codes
 from pyramids.solver.position import JOKER_CODE as JOKER_CODE
@@ -84,14 +87,21 @@ DEFAULT_MAX_SECONDS = 60.0
 MODES = ("clear", "score")
 
 #: layouts whose clear mode goes to :mod:`.layers`: the pyramid has only 1,430
-#: removable sets, so a pass over them all is cheap; golf has up to 6⁷ and the
-#: depth-first search with pruning finds its wins much sooner
+#: removable sets, so a pass over them all is cheap; golf has 6⁷, too many for a pass
+#: in Python (:data:`BY_COLUMNS` makes it in NumPy)
 LAYERED = frozenset({"pyramid"})
 #: layouts whose clear mode tries the depth-first search for this many nodes and then
 #: makes the pass (:mod:`.layers`): the peaks have 22,932 removable sets, so a pass
 #: costs ≈ 60 ms, while most of their deals fall to the search in a few hundred nodes
 #: and a few lost ones took it seconds
 TRY_FIRST: dict[str, int] = {"tripeaks": 1_000}
+
+#: layouts whose clear mode tries the depth-first search for this many nodes and then
+#: makes the vectorised pass of :mod:`.columns` over every set of column heights, when
+#: NumPy is installed (:func:`.columns.usable`): golf has 279,936 such sets, a pass
+#: costs about 17 ms whatever the deal (as much as ≈ 4,000 nodes), while most deals
+#: fall to the search in far fewer nodes and the slowest took it seconds
+BY_COLUMNS: dict[str, int] = {"golf": 2_000}
 
 #: nodes between two looks at the clock (:mod:`.budget`)
 _CHECK_EVERY = 4096
@@ -428,11 +438,16 @@ def solve(
     gc.disable()
     try:
         name = pos.layout.name
-        if mode == "clear" and prune and (name in LAYERED or (name in TRY_FIRST and not each_move)):
+        if mode == "clear" and prune and not each_move and name in BY_COLUMNS and usable(pos):
+            result = _clear_by_pass(pos, max_nodes, start + max_seconds, BY_COLUMNS[name], True)
+        elif (
+            mode == "clear" and prune and (name in LAYERED or (name in TRY_FIRST and not each_move))
+        ):
             if each_move:
                 result = _each_move_layered(pos, max_nodes, start + max_seconds)
             else:
-                result = _clear_layered(pos, max_nodes, start + max_seconds)
+                first = TRY_FIRST.get(name, 0)
+                result = _clear_by_pass(pos, max_nodes, start + max_seconds, first, False)
         elif mode == "clear":
             result = _clear(pos, max_nodes, start + max_seconds, prune, each_move)
         else:
@@ -447,23 +462,27 @@ def solve(
     return result
 
 
-def _clear_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
-    """Clear mode by :func:`.layers.clear_by_layers`, after a depth-first try for some layouts.
+def _clear_by_pass(
+    pos: Position, max_nodes: int, deadline: float, first: int, by_columns: bool
+) -> Result:
+    """Clear mode by a pass over removed sets, after ``first`` depth-first nodes (if any).
 
-    The pyramid goes straight to the pass: it costs a few milliseconds
-    whatever the round, about what 1,000 depth-first nodes cost. The layouts of
-    :data:`TRY_FIRST` have far more removable sets; the depth-first search
+    The pass is :func:`.columns.clear_by_columns` (``by_columns``: golf) or
+    :func:`.layers.clear_by_layers`. The pyramid goes straight to its pass:
+    it costs a few milliseconds whatever the round, about what 1,000
+    depth-first nodes cost. The layouts of :data:`TRY_FIRST` and
+    :data:`BY_COLUMNS` have far more removable sets; the depth-first search
     answers most of their deals sooner, and the pass bounds the rest.
     """
     tried = 0
-    first = TRY_FIRST.get(pos.layout.name, 0)
     if first:
         quick = _clear(pos, min(first, max_nodes), deadline, True)
         if quick.verdict != UNKNOWN or quick.nodes >= max_nodes:
             return quick
         tried = quick.nodes
+    decide = clear_by_columns if by_columns else clear_by_layers
     try:
-        won, line, nodes = clear_by_layers(pos, max_nodes - tried, deadline)
+        won, line, nodes = decide(pos, max_nodes - tried, deadline)
     except SearchLimit as stop:
         return Result(UNKNOWN, nodes=tried + stop.nodes)
     return Result(WIN if won else LOSE, line, tried + nodes)

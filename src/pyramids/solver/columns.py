@@ -1,0 +1,324 @@
+"""Golf decided by one vectorised pass over every vector of column heights.
+
+Why a third algorithm: a golf deal that cannot be cleared, or a won one whose
+early plays open big lost subtrees, makes the depth-first search of
+:mod:`.search` visit up to millions of states, one Python call each. With the
+King–Ace wrap that made it about twice as slow as the established C solver
+over deals 1..1000. Yet golf has few sets of removed cards: a column is
+always taken from the top, so a set is a height (cards taken, 0..5) per
+column, 6⁷ = 279,936 sets in all. That is few enough to visit every one of
+them, as NumPy operations over a whole layer (the sets with the same number
+of cards taken) at a time: about 17 ms a deal whatever the deal.
+
+The idea is the one of :mod:`.layers`. A state is (heights, the *source* of
+the waste card, stock cards turned). The source is a column (the waste is the
+card last taken from it, which the heights name) or the stock (the card
+turned last, which the number of turns names). For each (heights, source)
+only the fewest turns matter: a state reached with fewer turns can do
+whatever the same state with more turns can, by turning the extra cards
+together with the other's first turn. So the pass keeps one small int per
+(source, heights), the fewest turns, in an ``int8`` array:
+
+- taking column ``c``'s top card ``x`` at heights ``H`` reaches
+  ``(H + 1 in column c, source c)`` with the fewest turns over the sources of
+  ``H`` whose waste ``x`` may go on; from the stock source that is the first
+  turn count, from its fewest on, whose card ``x`` fits on (one small table
+  per deal, :func:`_first_fit`);
+- turning the stock reaches ``(H, stock)`` with one turn more than the
+  fewest of ``H``'s column sources (and the stock source keeps its own).
+
+Playing adds one to the heights' sum and turning keeps it, so one pass over
+the layers in order decides the round: it can be cleared if the full heights
+are reached from some source. A winning line is read back from the array
+afterwards (each step back finds a move that gives the recorded value).
+
+The heights, their layers and their successors depend only on the layout's
+shape; they are computed once per process (about 0.1 s) and kept. NumPy is
+an optional dependency (the ``solver`` extra, also part of ``rl``): without
+it :func:`usable` is false and the depth-first search decides golf alone.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pyramids.games.piramides.layout import Layout
+from pyramids.solver.budget import SearchLimit
+from pyramids.solver.position import DRAW_CODE, JOKER_RANK, RANKS, Position
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+#: the rank index that stands for "no card" (an empty column's top): no waste takes it
+_NONE = RANKS
+#: width of a row of the first-fit table (:func:`_first_fit`): the 13 ranks and _NONE
+_WIDTH = RANKS + 1
+
+
+def usable(pos: Position) -> bool:
+    """Whether this pass can decide ``pos``: NumPy is there, a column layout, no joker.
+
+    Jokers are left to the depth-first search: golf deals have none, and a
+    joker would add a dimension to the array for no deal that exists.
+    """
+    return (
+        pos.jokers == 0
+        and _columns_of(pos.layout) is not None
+        and importlib.util.find_spec("numpy") is not None
+    )
+
+
+def _columns_of(layout: Layout) -> tuple[int, int] | None:
+    """(columns, depth) if ``layout`` is columns dealt bottom card first, like golf's."""
+    columns = 1 + max(col for _, col in layout.cells)
+    depth = 1 + max(d for d, _ in layout.cells)
+    if layout.size != columns * depth:
+        return None
+    for i, (d, col) in enumerate(layout.cells):
+        on_it = 1 << i + 1 if d + 1 < depth else 0
+        if i != col * depth + d or layout.covered_by[i] != on_it:
+            return None
+    return columns, depth
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """The heights of a column layout in layer order, with their successors (card-free).
+
+    Index ``j`` of every array is a heights vector's place in layer order
+    (sets with fewer cards taken first); ``index`` maps the mixed-radix number
+    of a heights vector (``Σ h[c]·(depth+1)^c``) to that place.
+    """
+
+    columns: int
+    depth: int
+    #: heights[c, j]: cards taken from column c at place j
+    heights: NDArray[np.int8]
+    #: after[c, j]: the place of j with one more card taken from column c (``count``
+    #: when column c is empty: a spare slot that the pass writes and never reads)
+    after: NDArray[np.int32]
+    #: layer L is the places layers[L] .. layers[L + 1] - 1
+    layers: tuple[int, ...]
+    index: NDArray[np.int32]
+
+    @property
+    def count(self) -> int:
+        """The number of heights vectors."""
+        return int(self.index.shape[0])
+
+    def place(self, heights: list[int]) -> int:
+        """The place of a heights vector."""
+        radix = self.depth + 1
+        return int(self.index[sum(h * radix**c for c, h in enumerate(heights))])
+
+
+@cache
+def _shape_of(columns: int, depth: int) -> _Shape:
+    """Build (once per process) the card-independent arrays of a column layout."""
+    import numpy as np
+
+    radix = depth + 1
+    count = radix**columns
+    number = np.arange(count, dtype=np.int64)
+    raw = np.stack([number // radix**c % radix for c in range(columns)]).astype(np.int8)
+    layer = raw.sum(axis=0, dtype=np.int64)
+    order = np.argsort(layer, kind="stable")
+    index = np.empty(count, dtype=np.int32)
+    index[order] = np.arange(count, dtype=np.int32)
+    heights = np.ascontiguousarray(raw[:, order])
+    after = np.full((columns, count), count, dtype=np.int32)
+    for c in range(columns):
+        more = heights[c] < depth
+        after[c, more] = index[order[more] + radix**c]
+    layers = tuple(int(b) for b in np.searchsorted(layer[order], np.arange(columns * depth + 2)))
+    return _Shape(columns, depth, heights, after, layers, index)
+
+
+def _first_fit(pos: Position, none: int) -> NDArray[np.int8]:
+    """Flat table: at ``t * _WIDTH + x``, the first turn count ``u >= t`` whose waste takes ``x``.
+
+    The waste after ``u`` turns is the position's waste card (``u = 0``) or
+    the stock card turned ``u``-th; ``none`` (one more than the stock's size)
+    where no such ``u`` exists, and in the row ``t = none`` itself.
+    """
+    import numpy as np
+
+    follow, stock = pos.follow, pos.stock_ranks
+    table = np.full((len(stock) + 2, _WIDTH), none, dtype=np.int8)
+    for t in range(len(stock), -1, -1):
+        waste = pos.waste_rank if t == 0 else stock[t - 1]
+        for x in range(RANKS):
+            fits = waste == JOKER_RANK or follow[waste] >> x & 1
+            table[t, x] = t if fits else table[t + 1, x]
+    return table.ravel()
+
+
+def clear_by_columns(pos: Position, max_nodes: int, deadline: float) -> tuple[bool, list[int], int]:
+    """Decide whether ``pos`` can be cleared: (won, line of move codes, nodes).
+
+    A *node* is one heights vector the pass reaches (with any source). The
+    budget is looked at after each layer: past ``max_nodes`` nodes or the
+    ``deadline`` (a ``time.perf_counter`` value) it raises
+    :class:`~.budget.SearchLimit`. Raises ``ValueError`` for a position no
+    play can reach (a card taken from under another).
+    """
+    import numpy as np
+
+    layout = pos.layout
+    if pos.removed == layout.full_mask:
+        return True, [], 0
+    form = _columns_of(layout)
+    if form is None or pos.jokers:
+        raise ValueError("clear_by_columns decides column layouts without jokers only")
+    shape = _shape_of(*form)
+    columns, depth, count = shape.columns, shape.depth, shape.count
+    start = _start_heights(pos, columns, depth)
+    ranks, follow = pos.ranks, pos.follow
+    # per deal, by column and height: the rank of the column's top card (_NONE once
+    # empty) and the ranks that may go on the card last taken from it (a bit each; 0
+    # before any is taken); then the top card as a bit (_NONE's bit is in no mask)
+    top_by_height = np.full((columns, depth + 1), _NONE, dtype=np.int16)
+    onto_by_height = np.zeros((columns, depth + 1), dtype=np.int16)
+    for c in range(columns):
+        for h in range(depth):
+            r = ranks[_code(c, h, depth)]
+            top_by_height[c, h] = r
+            onto_by_height[c, h + 1] = follow[r]
+    tops = _by_place(top_by_height, shape)
+    onto = _by_place(onto_by_height, shape)
+    top_bits = np.left_shift(np.int16(1), tops)
+    never = len(pos.stock) + 1  # "not reached": above every turn count
+    blocked = np.int8(never)
+    first_fit = _first_fit(pos, never)
+    # turns[source, place]: the fewest turns with which (place, source) is reached;
+    # sources 0 .. columns - 1 are the columns, `columns` the stock
+    turns = np.full((columns + 1, count + 1), never, dtype=np.int8)
+    root = shape.place(start)
+    turns[columns, root] = 0
+    by_column = turns[:columns]
+    first = sum(start)
+    nodes = 0
+    for level in range(first, columns * depth):
+        a, b = shape.layers[level], shape.layers[level + 1]
+        if level > first:
+            fewest = by_column[:, a:b].min(axis=0)
+            reached = int(np.count_nonzero(fewest < never))
+            if not reached:
+                return False, [], nodes  # no heights of this layer reached: lost
+            nodes += reached
+            fewest += 1
+            np.minimum(fewest, never, out=fewest)
+            turns[columns, a:b] = fewest
+        else:
+            nodes += 1
+        if nodes >= max_nodes or time.perf_counter() > deadline:
+            raise SearchLimit(nodes)
+        here = by_column[:, a:b]
+        stock_rows = turns[columns, a:b].astype(np.int16) * _WIDTH
+        wastes = onto[:, a:b]
+        for c in range(columns):
+            best = first_fit.take(stock_rows + tops[c, a:b])
+            # from each column source: its turns if the top card goes on its waste,
+            # else `never` (bit operations: a table look-up per element costs 5x more)
+            from_columns = np.equal(wastes & top_bits[c, a:b], 0).view(np.int8)
+            np.multiply(from_columns, blocked, out=from_columns)
+            np.maximum(from_columns, here, out=from_columns)
+            np.minimum(best, from_columns.min(axis=0), out=best)
+            turns[c, shape.after[c, a:b]] = best
+    full = shape.place([depth] * columns)
+    ends = turns[:columns, full]
+    if int(ends.min()) >= never:
+        return False, [], nodes
+    tables = _Tables(shape, turns, tops, onto, pos)
+    return True, _line_back(tables, root, full, int(ends.argmin())), nodes + 1
+
+
+def _by_place(by_height: NDArray[np.int16], shape: _Shape) -> NDArray[np.int16]:
+    """A per-deal (column, height) table spread over every place: [column, place]."""
+    import numpy as np
+
+    return np.stack([by_height[c].take(shape.heights[c]) for c in range(shape.columns)])
+
+
+def _code(column: int, height: int, depth: int) -> int:
+    """The position of the card on top of ``column`` when ``height`` cards are taken."""
+    return column * depth + depth - 1 - height
+
+
+def _start_heights(pos: Position, columns: int, depth: int) -> list[int]:
+    """The heights of ``pos``; ``ValueError`` if a card went before one lying on it."""
+    heights = []
+    for c in range(columns):
+        h = 0
+        while h < depth and pos.removed >> _code(c, h, depth) & 1:
+            h += 1
+        if any(pos.removed >> _code(c, k, depth) & 1 for k in range(h, depth)):
+            raise ValueError("removed names a card played before a card lying on it")
+        heights.append(h)
+    return heights
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """What reading a line back needs of a finished pass."""
+
+    shape: _Shape
+    #: [source, place]: the fewest turns (``never`` if not reached)
+    turns: NDArray[np.int8]
+    #: [column, place]: the rank of the column's top card
+    tops: NDArray[np.int16]
+    #: [column, place]: the ranks that may go on the card last taken from the column
+    onto: NDArray[np.int16]
+    pos: Position
+
+
+def _line_back(t: _Tables, root: int, full: int, source: int) -> list[int]:
+    """The winning line, read back from the full heights reached from ``source``.
+
+    Each step back takes a state whose value is exact (reached with exactly
+    that many turns) to a state of the layer below or of the same heights
+    with one turn fewer, by a move that gives that value; the array
+    guarantees that one exists.
+    """
+    shape, turns, pos = t.shape, t.turns, t.pos
+    columns, depth = shape.columns, shape.depth
+    stock, follow, waste = pos.stock_ranks, pos.follow, pos.waste_rank
+    place, used = full, int(turns[source, full])
+    line: list[int] = []
+    while True:
+        if source < columns:
+            # the last move took column `source`'s top card
+            c = source
+            heights = [int(h) for h in shape.heights[:, place]]
+            heights[c] -= 1
+            place = shape.place(heights)
+            card = int(t.tops[c, place])
+            line.append(_code(c, heights[c], depth))
+            source = columns  # unless a column's card was on the waste:
+            for d in range(columns):
+                fits = int(t.onto[d, place]) >> card & 1
+                if fits and int(turns[d, place]) == used:
+                    source = d
+                    break
+            else:
+                on = waste if used == 0 else stock[used - 1]
+                assert on == JOKER_RANK or follow[on] >> card & 1
+                assert int(turns[columns, place]) <= used
+            continue
+        if place == root and used == 0:
+            break
+        line.append(DRAW_CODE)
+        used -= 1
+        if used + 1 == int(turns[columns, place]):
+            # the first turn at these heights: from the column source with `used` turns
+            source = next(d for d in range(columns) if int(turns[d, place]) == used)
+    line.reverse()
+    return line
+
+
+__all__ = ["clear_by_columns", "usable"]

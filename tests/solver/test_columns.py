@@ -1,0 +1,170 @@
+"""The vectorised golf pass (:mod:`pyramids.solver.columns`): same verdicts, lines that replay."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyramids.engine.rng import Rng
+from pyramids.games.piramides.cards import shuffled_deck
+from pyramids.games.piramides.layout import LAYOUTS, golf_layout
+from pyramids.solver import columns
+from pyramids.solver.budget import SearchLimit
+from pyramids.solver.columns import clear_by_columns, usable
+from pyramids.solver.position import Position, deal_position, deal_state, position_of
+from pyramids.solver.search import BY_COLUMNS, LOSE, UNKNOWN, WIN, _clear, code_to_move, solve
+from tests.solver.helpers import brute_force, replay_score
+
+NO_DEADLINE = float("inf")
+VERDICTS = Path(__file__).parents[2] / "benchmarks" / "verdicts"
+
+
+def _small_golf(seed: int) -> Position:
+    """A small column layout, ranks from a narrow window, any of the three rules."""
+    rng = Rng(seed)
+    deck = shuffled_deck(rng)
+    low, width = rng.below(13), 4 + rng.below(7)
+    deck = [card for card in deck if (card % 13 - low) % 13 < width]
+    layout = golf_layout(2 + rng.below(3), 2 + rng.below(2))
+    n = layout.size
+    rule = rng.below(3)  # 0: wrap, 1: no wrap, 2: strict
+    return Position(
+        layout,
+        tuple(deck[:n]),
+        deck[n],
+        tuple(deck[n + 1 : n + 1 + rng.below(7)]),
+        wrap=rule == 0,
+        strict=rule == 2,
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_pass_agrees_with_brute_force_and_its_lines_clear(seed: int) -> None:
+    pos = _small_golf(seed)
+    won, line, _ = clear_by_columns(pos, 10**9, NO_DEADLINE)
+    assert won == brute_force(pos, golf=True)[0]
+    if won:
+        assert replay_score(pos, line, golf=True)[1]  # every move legal, board cleared
+    else:
+        assert line == []
+
+
+def _mid_round(deal: int, wrap: bool, played: int, walk: int) -> Position | None:
+    """Golf deal ``deal`` after ``played`` random moves (``None`` if the game ended)."""
+    state = deal_state("golf", deal, wrap=wrap)
+    rng = Rng(walk)
+    for _ in range(played):
+        if state.is_over:
+            return None
+        legal = state.legal_moves()
+        state.play(legal[rng.below(len(legal))])
+    return None if state.is_over else position_of(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    deal=st.integers(0, 2**32 - 1),
+    wrap=st.booleans(),
+    played=st.integers(1, 30),
+    walk=st.integers(0, 2**32 - 1),
+)
+def test_pass_agrees_with_the_depth_first_search_in_mid_round(
+    deal: int, wrap: bool, played: int, walk: int
+) -> None:
+    # Real deals part played: the pass starts from heights other than zero and from
+    # a waste card that came from the layout.
+    pos = _mid_round(deal, wrap, played, walk)
+    if pos is None:
+        return
+    won, line, _ = clear_by_columns(pos, 10**9, NO_DEADLINE)
+    assert won == (_clear(pos, 10**9, NO_DEADLINE, True).verdict == WIN)
+    if won:
+        assert replay_score(pos, line, golf=True)[1]
+
+
+@pytest.mark.parametrize("rule", ["wrap", "nowrap", "strict"])
+def test_pass_gives_the_stored_verdicts_of_real_deals(rule: str) -> None:
+    # The stored verdicts of deals 1..1000 agree with the C solver's, deal by deal
+    # (docs/performance.md); the pass must give the same on the first 100.
+    table = json.loads((VERDICTS / f"golf-{rule}-1-1000.json").read_text())
+    stored = {d["deal"]: d["verdict"] for d in table["deals"]}
+    for deal in range(1, 101):
+        pos = deal_position("golf", deal, wrap=rule == "wrap", strict=rule == "strict")
+        won, line, nodes = clear_by_columns(pos, 10**9, NO_DEADLINE)
+        assert (WIN if won else LOSE) == stored[deal], deal
+        assert 0 < nodes <= 279_936
+        if won and rule != "strict":  # the engine plays wrap and no wrap, not strict
+            state = deal_state("golf", deal, wrap=rule == "wrap")
+            for code in line:
+                state.play(code_to_move(code))  # raises if the engine disagrees
+            assert state.is_over and state.round_scores()[0].cleared
+
+
+def test_solve_hands_golf_to_the_pass_after_its_first_nodes() -> None:
+    # Deal 2 with wrap is won, but the depth-first search needs about 93,000 nodes.
+    pos = deal_position("golf", 2, wrap=True)
+    r = solve(pos)
+    first = BY_COLUMNS["golf"]
+    assert r.verdict == WIN and first < r.nodes <= first + 279_936
+    assert replay_score(pos, r.line, golf=True)[1]
+    # a deal the search decides at once never reaches the pass
+    quick = solve(deal_position("golf", 1, wrap=True))
+    assert quick.verdict == WIN and quick.nodes < first
+
+
+def test_without_numpy_golf_is_left_to_the_depth_first_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pos = deal_position("golf", 8, wrap=True)  # lost, in about 24,000 nodes
+    with_pass = solve(pos)
+    monkeypatch.setattr(columns.importlib.util, "find_spec", lambda name: None)
+    assert not usable(pos)
+    alone = solve(pos)
+    assert with_pass.verdict == alone.verdict == LOSE
+    assert alone.nodes == _clear(pos, 10**9, NO_DEADLINE, True).nodes != with_pass.nodes
+
+
+def test_budget_and_deadline_give_an_honest_unknown() -> None:
+    pos = deal_position("golf", 8, wrap=True)
+    with pytest.raises(SearchLimit):
+        clear_by_columns(pos, 1_000, NO_DEADLINE)
+    with pytest.raises(SearchLimit):
+        clear_by_columns(pos, 10**9, time.perf_counter() - 1)
+    # the search's first nodes, then the pass, which stops at the first layer past the rest
+    first = BY_COLUMNS["golf"]
+    r = solve(pos, max_nodes=first + 500)
+    assert r.verdict == UNKNOWN and r.line == [] and first < r.nodes < first + 20_000
+
+
+def test_only_column_layouts_without_jokers_are_taken() -> None:
+    pos = deal_position("golf", 3, wrap=True)
+    assert usable(pos)
+    assert not usable(replace(pos, jokers=1))
+    assert not usable(replace(deal_position("pyramid", 3), jokers=0))
+    assert not usable(deal_position("tripeaks", 3))
+    with pytest.raises(ValueError, match="column layouts"):
+        clear_by_columns(deal_position("pyramid", 3), 10**9, NO_DEADLINE)
+    assert "golf" in LAYOUTS and BY_COLUMNS.keys() <= LAYOUTS.keys()
+
+
+def test_a_card_taken_from_under_another_is_refused() -> None:
+    pos = deal_position("golf", 3, wrap=True)
+    under = replace(pos, removed=1 << 3)  # A4 gone while A5 lies on it
+    with pytest.raises(ValueError, match="before a card lying on it"):
+        clear_by_columns(under, 10**9, NO_DEADLINE)
+
+
+def test_a_cleared_position_is_won_with_no_moves() -> None:
+    pos = deal_position("golf", 3, wrap=True)
+    assert clear_by_columns(replace(pos, removed=pos.layout.full_mask), 10, NO_DEADLINE) == (
+        True,
+        [],
+        0,
+    )
