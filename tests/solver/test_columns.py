@@ -19,6 +19,7 @@ from pyramids.solver.budget import SearchLimit
 from pyramids.solver.columns import clear_by_columns, usable
 from pyramids.solver.position import Position, deal_position, deal_state, position_of
 from pyramids.solver.search import BY_COLUMNS, LOSE, UNKNOWN, WIN, _clear, code_to_move, solve
+from pyramids.solver.transitions import legal_codes, step
 from tests.solver.helpers import brute_force, replay_score
 
 NO_DEADLINE = float("inf")
@@ -48,7 +49,7 @@ def _small_golf(seed: int) -> Position:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_pass_agrees_with_brute_force_and_its_lines_clear(seed: int) -> None:
     pos = _small_golf(seed)
-    won, line, _ = clear_by_columns(pos, 10**9, NO_DEADLINE)
+    won, line, _ = clear_by_columns(pos, NO_DEADLINE)
     assert won == brute_force(pos, golf=True)[0]
     if won:
         assert replay_score(pos, line, golf=True)[1]  # every move legal, board cleared
@@ -83,10 +84,39 @@ def test_pass_agrees_with_the_depth_first_search_in_mid_round(
     pos = _mid_round(deal, wrap, played, walk)
     if pos is None:
         return
-    won, line, _ = clear_by_columns(pos, 10**9, NO_DEADLINE)
+    won, line, _ = clear_by_columns(pos, NO_DEADLINE)
     assert won == (_clear(pos, 10**9, NO_DEADLINE, True).verdict == WIN)
     if won:
         assert replay_score(pos, line, golf=True)[1]
+
+
+@settings(max_examples=15, deadline=None)
+@given(deal=st.integers(0, 2**32 - 1), wrap=st.booleans(), played=st.integers(0, 20))
+def test_each_move_decides_every_move_as_the_search_does(
+    deal: int, wrap: bool, played: int
+) -> None:
+    # what a hint asks of each sampled deal: a verdict per legal move, none unknown
+    pos = _mid_round(deal, wrap, played, deal ^ 1)
+    if pos is None:
+        return
+    per_move = solve(pos, each_move=True).per_move
+    assert set(per_move) == set(legal_codes(pos))
+    for code, verdict in per_move.items():
+        after = step(pos, code)
+        cleared = after.removed == after.layout.full_mask
+        expected = WIN if cleared else _clear(after, 10**9, NO_DEADLINE, True).verdict
+        assert verdict == expected, code
+
+
+@pytest.mark.parametrize("deal", [2, 8])
+def test_each_move_hands_hard_moves_to_the_pass(deal: int) -> None:
+    # deal 2 (won) and 8 (lost) with wrap take the search 93,000 and 24,000 nodes
+    pos = deal_position("golf", deal, wrap=True)
+    r = solve(pos, each_move=True)
+    assert r.nodes > BY_COLUMNS["golf"] and UNKNOWN not in r.per_move.values()
+    for code, verdict in r.per_move.items():
+        assert verdict == _clear(step(pos, code), 10**9, NO_DEADLINE, True).verdict, code
+    assert r.verdict == solve(pos).verdict == (WIN if deal == 2 else LOSE)
 
 
 @pytest.mark.parametrize("rule", ["wrap", "nowrap", "strict"])
@@ -97,7 +127,7 @@ def test_pass_gives_the_stored_verdicts_of_real_deals(rule: str) -> None:
     stored = {d["deal"]: d["verdict"] for d in table["deals"]}
     for deal in range(1, 101):
         pos = deal_position("golf", deal, wrap=rule == "wrap", strict=rule == "strict")
-        won, line, nodes = clear_by_columns(pos, 10**9, NO_DEADLINE)
+        won, line, nodes = clear_by_columns(pos, NO_DEADLINE)
         assert (WIN if won else LOSE) == stored[deal], deal
         assert 0 < nodes <= 279_936
         if won and rule != "strict":  # the engine plays wrap and no wrap, not strict
@@ -131,16 +161,18 @@ def test_without_numpy_golf_is_left_to_the_depth_first_search(
     assert alone.nodes == _clear(pos, 10**9, NO_DEADLINE, True).nodes != with_pass.nodes
 
 
-def test_budget_and_deadline_give_an_honest_unknown() -> None:
-    pos = deal_position("golf", 8, wrap=True)
+def test_the_clock_stops_the_pass_and_the_node_budget_only_the_search() -> None:
+    pos = deal_position("golf", 8, wrap=True)  # lost: the search needs about 24,000 nodes
     with pytest.raises(SearchLimit):
-        clear_by_columns(pos, 1_000, NO_DEADLINE)
-    with pytest.raises(SearchLimit):
-        clear_by_columns(pos, 10**9, time.perf_counter() - 1)
-    # the search's first nodes, then the pass, which stops at the first layer past the rest
+        clear_by_columns(pos, time.perf_counter() - 1)
+    assert solve(pos, max_seconds=1e-9).verdict == UNKNOWN
     first = BY_COLUMNS["golf"]
-    r = solve(pos, max_nodes=first + 500)
-    assert r.verdict == UNKNOWN and r.line == [] and first < r.nodes < first + 20_000
+    # a budget the search's first try spends: unknown, as without the pass
+    short = solve(pos, max_nodes=first - 1)
+    assert short.verdict == UNKNOWN and short.line == [] and short.nodes == first - 1
+    # any budget above it: the pass decides, however many heights it reaches
+    r = solve(pos, max_nodes=first + 1)
+    assert r.verdict == LOSE and r.nodes > first + 1
 
 
 def test_only_column_layouts_without_jokers_are_taken() -> None:
@@ -150,7 +182,7 @@ def test_only_column_layouts_without_jokers_are_taken() -> None:
     assert not usable(replace(deal_position("pyramid", 3), jokers=0))
     assert not usable(deal_position("tripeaks", 3))
     with pytest.raises(ValueError, match="column layouts"):
-        clear_by_columns(deal_position("pyramid", 3), 10**9, NO_DEADLINE)
+        clear_by_columns(deal_position("pyramid", 3), NO_DEADLINE)
     assert "golf" in LAYOUTS and BY_COLUMNS.keys() <= LAYOUTS.keys()
 
 
@@ -158,12 +190,12 @@ def test_a_card_taken_from_under_another_is_refused() -> None:
     pos = deal_position("golf", 3, wrap=True)
     under = replace(pos, removed=1 << 3)  # A4 gone while A5 lies on it
     with pytest.raises(ValueError, match="before a card lying on it"):
-        clear_by_columns(under, 10**9, NO_DEADLINE)
+        clear_by_columns(under, NO_DEADLINE)
 
 
 def test_a_cleared_position_is_won_with_no_moves() -> None:
     pos = deal_position("golf", 3, wrap=True)
-    assert clear_by_columns(replace(pos, removed=pos.layout.full_mask), 10, NO_DEADLINE) == (
+    assert clear_by_columns(replace(pos, removed=pos.layout.full_mask), NO_DEADLINE) == (
         True,
         [],
         0,

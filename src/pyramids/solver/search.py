@@ -438,13 +438,17 @@ def solve(
     gc.disable()
     try:
         name = pos.layout.name
-        if mode == "clear" and prune and not each_move and name in BY_COLUMNS and usable(pos):
-            result = _clear_by_pass(pos, max_nodes, start + max_seconds, BY_COLUMNS[name], True)
+        if mode == "clear" and prune and name in BY_COLUMNS and usable(pos):
+            first, deadline = BY_COLUMNS[name], start + max_seconds
+            if each_move:
+                result = _each_move_by_pass(pos, max_nodes, deadline, first, True)
+            else:
+                result = _clear_by_pass(pos, max_nodes, deadline, first, True)
         elif (
             mode == "clear" and prune and (name in LAYERED or (name in TRY_FIRST and not each_move))
         ):
             if each_move:
-                result = _each_move_layered(pos, max_nodes, start + max_seconds)
+                result = _each_move_by_pass(pos, max_nodes, start + max_seconds, 0, False)
             else:
                 first = TRY_FIRST.get(name, 0)
                 result = _clear_by_pass(pos, max_nodes, start + max_seconds, first, False)
@@ -480,20 +484,29 @@ def _clear_by_pass(
         if quick.verdict != UNKNOWN or quick.nodes >= max_nodes:
             return quick
         tried = quick.nodes
-    decide = clear_by_columns if by_columns else clear_by_layers
     try:
-        won, line, nodes = decide(pos, max_nodes - tried, deadline)
+        if by_columns:
+            # bounded by golf's 279,936 heights (≈ 0.1 µs each, a depth-first node
+            # ≈ 4 µs), so only the clock stops it: the node budget is the search's
+            won, line, nodes = clear_by_columns(pos, deadline)
+        else:
+            won, line, nodes = clear_by_layers(pos, max_nodes - tried, deadline)
     except SearchLimit as stop:
         return Result(UNKNOWN, nodes=tried + stop.nodes)
     return Result(WIN if won else LOSE, line, tried + nodes)
 
 
-def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result:
-    """``each_move`` for the layouts in :data:`LAYERED`: one pass per legal move.
+def _each_move_by_pass(
+    pos: Position, max_nodes: int, deadline: float, first: int, by_columns: bool
+) -> Result:
+    """``each_move`` for the layouts in :data:`LAYERED` and :data:`BY_COLUMNS`: a decision per move.
 
-    A hint asks this once per sampled deal; a pass costs a few milliseconds
-    whatever the deal, while the depth-first search could spend a whole
-    sample's time budget on one lost move.
+    Each legal move's position is decided as :func:`_clear_by_pass` decides
+    a position (``first`` depth-first nodes, then the pass), each with the
+    whole node budget, all within the one deadline. A hint asks this once per
+    sampled deal; a pass costs a few milliseconds (the pyramid) or about
+    17 ms (golf) whatever the deal, while the depth-first search could spend a
+    whole sample's time budget on one lost move.
     """
     full = pos.layout.full_mask
     per_move: dict[int, str] = {}
@@ -504,13 +517,11 @@ def _each_move_layered(pos: Position, max_nodes: int, deadline: float) -> Result
         if child.removed == full:
             per_move[code] = WIN
             continue
-        try:
-            won, _, used = clear_by_layers(child, max_nodes - nodes, deadline)
-        except SearchLimit as stop:
-            nodes += stop.nodes
+        result = _clear_by_pass(child, max_nodes, deadline, first, by_columns)
+        nodes += result.nodes
+        if result.verdict == UNKNOWN:
             break  # this move and the rest stay unknown
-        nodes += used
-        per_move[code] = WIN if won else LOSE
+        per_move[code] = result.verdict
     for code in codes:
         per_move.setdefault(code, UNKNOWN)
     return Result(_overall(per_move), [], nodes, per_move=per_move)
