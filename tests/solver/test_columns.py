@@ -1,4 +1,4 @@
-"""The vectorised golf pass (:mod:`pyramids.solver.columns`): same verdicts, lines that replay."""
+"""The vectorised golf pass (:mod:`pyramids.solver.columns`): verdicts, scores, lines."""
 
 from __future__ import annotations
 
@@ -16,9 +16,18 @@ from pyramids.games.piramides.cards import shuffled_deck
 from pyramids.games.piramides.layout import LAYOUTS, golf_layout
 from pyramids.solver import columns
 from pyramids.solver.budget import SearchLimit
-from pyramids.solver.columns import clear_by_columns, usable
+from pyramids.solver.columns import best_by_columns, clear_by_columns, usable
 from pyramids.solver.position import Position, deal_position, deal_state, position_of
-from pyramids.solver.search import BY_COLUMNS, LOSE, UNKNOWN, WIN, _clear, code_to_move, solve
+from pyramids.solver.search import (
+    BY_COLUMNS,
+    LOSE,
+    UNKNOWN,
+    WIN,
+    _clear,
+    _score,
+    code_to_move,
+    solve,
+)
 from pyramids.solver.transitions import legal_codes, step
 from tests.solver.helpers import brute_force, replay_score
 
@@ -55,6 +64,16 @@ def test_pass_agrees_with_brute_force_and_its_lines_clear(seed: int) -> None:
         assert replay_score(pos, line, golf=True)[1]  # every move legal, board cleared
     else:
         assert line == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_best_score_agrees_with_brute_force_and_its_line_scores_it(seed: int) -> None:
+    pos = _small_golf(seed)
+    score, line, _, cleared = best_by_columns(pos, NO_DEADLINE)
+    can_clear, best = brute_force(pos, golf=True)
+    assert (score, cleared) == (best, can_clear)
+    assert replay_score(pos, line, golf=True) == (score, cleared)
 
 
 def _mid_round(deal: int, wrap: bool, played: int, walk: int) -> Position | None:
@@ -106,6 +125,33 @@ def test_each_move_decides_every_move_as_the_search_does(
         cleared = after.removed == after.layout.full_mask
         expected = WIN if cleared else _clear(after, 10**9, NO_DEADLINE, True).verdict
         assert verdict == expected, code
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    deal=st.integers(0, 2**32 - 1),
+    wrap=st.booleans(),
+    played=st.integers(8, 30),
+    walk=st.integers(0, 2**32 - 1),
+)
+def test_score_mode_gives_the_memoised_search_s_best_score(
+    deal: int, wrap: bool, played: int, walk: int
+) -> None:
+    pos = _mid_round(deal, wrap, played, walk)
+    if pos is None:
+        return
+    r = solve(pos, "score")
+    reference = _score(pos, 10**9, NO_DEADLINE, True)
+    assert r.score == reference.score and r.verdict == reference.verdict
+    assert replay_score(pos, r.line, golf=True) == (r.score, r.verdict == WIN)
+
+
+def test_score_mode_decides_whole_deals_the_memoised_search_could_not() -> None:
+    # deal 14 with wrap: the memoised search alone ran out of 2,000,000 nodes
+    pos = deal_position("golf", 14, wrap=True)
+    r = solve(pos, "score")
+    assert r.verdict in (WIN, LOSE) and r.score is not None and r.nodes <= 279_936
+    assert replay_score(pos, r.line, golf=True) == (r.score, r.verdict == WIN)
 
 
 @pytest.mark.parametrize("deal", [2, 8])

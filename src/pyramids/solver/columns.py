@@ -166,16 +166,79 @@ def clear_by_columns(pos: Position, deadline: float) -> tuple[bool, list[int], i
     cost is bounded by the layout (about 17 ms for golf). The clock is looked
     at after each layer: past the ``deadline`` (a ``time.perf_counter``
     value) it raises :class:`~.budget.SearchLimit`. Raises ``ValueError`` for
-    a position no play can reach (a card taken from under another).
+    a position no play can reach (a card taken from under another), or for
+    one this pass does not take (:func:`usable`, NumPy aside).
     """
+    if pos.removed == pos.layout.full_mask:
+        return True, [], 0
+    done = _run(pos, deadline)
+    if done.deepest < pos.layout.size:
+        return False, [], done.nodes
+    full = done.shape.place([done.shape.depth] * done.shape.columns)
+    source = int(done.turns[: done.shape.columns, full].argmin())
+    return True, _line_back(done, full, source), done.nodes
+
+
+def best_by_columns(pos: Position, deadline: float) -> tuple[int, list[int], int, bool]:
+    """Golf's best score from ``pos`` on: (score, a line that gets it, nodes, cleared).
+
+    Golf scores only at the end: the stock cards left when the layout is
+    cleared, else minus the cards left when nothing more can be done. The
+    pass gives both at once: the fewest turns with which the full heights
+    are reached, or the deepest layer reached at all (the line then turns
+    the rest of the stock, which no card can follow any more). Limits and
+    errors as :func:`clear_by_columns`.
+    """
+    size, stock = pos.layout.size, len(pos.stock)
+    if pos.removed == pos.layout.full_mask:
+        return stock, [], 0, True
+    done = _run(pos, deadline)
+    shape, turns = done.shape, done.turns
+    columns = shape.columns
+    if done.deepest == size:
+        place = shape.place([shape.depth] * columns)
+        source = int(turns[:columns, place].argmin())
+        used = int(turns[source, place])
+        return stock - used, _line_back(done, place, source), done.nodes, True
+    if done.deepest == done.first:  # no card can ever be played: turn the whole stock
+        return -(size - done.deepest), [DRAW_CODE] * stock, done.nodes, False
+    a, b = shape.layers[done.deepest], shape.layers[done.deepest + 1]
+    fewest = turns[:columns, a:b].min(axis=0)
+    place = a + int((fewest < done.never).argmax())  # any reached heights of that layer
+    source = int(turns[:columns, place].argmin())
+    line = _line_back(done, place, source) + [DRAW_CODE] * (stock - int(turns[source, place]))
+    return -(size - done.deepest), line, done.nodes, False
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """A finished pass: its array, and what reading a line back from it needs."""
+
+    shape: _Shape
+    pos: Position
+    #: [source, place]: the fewest turns (``never`` if not reached)
+    turns: NDArray[np.int8]
+    #: [column, place]: the rank of the column's top card
+    tops: NDArray[np.int16]
+    #: [column, place]: the ranks that may go on the card last taken from the column
+    onto: NDArray[np.int16]
+    #: the place of the position's own heights, and their layer
+    root: int
+    first: int
+    #: the value that means "not reached": one more than the stock's size
+    never: int
+    #: the last layer with heights reached (the layout's size: cleared)
+    deepest: int
+    nodes: int
+
+
+def _run(pos: Position, deadline: float) -> _Pass:
+    """The pass itself, over the layers from the position's own to the last reached."""
     import numpy as np
 
-    layout = pos.layout
-    if pos.removed == layout.full_mask:
-        return True, [], 0
-    form = _columns_of(layout)
+    form = _columns_of(pos.layout)
     if form is None or pos.jokers:
-        raise ValueError("clear_by_columns decides column layouts without jokers only")
+        raise ValueError("the column pass decides column layouts without jokers only")
     shape = _shape_of(*form)
     columns, depth, count = shape.columns, shape.depth, shape.count
     start = _start_heights(pos, columns, depth)
@@ -202,21 +265,20 @@ def clear_by_columns(pos: Position, deadline: float) -> tuple[bool, list[int], i
     root = shape.place(start)
     turns[columns, root] = 0
     by_column = turns[:columns]
-    first = sum(start)
-    nodes = 0
+    first = deepest = sum(start)
+    nodes = 1
     for level in range(first, columns * depth):
         a, b = shape.layers[level], shape.layers[level + 1]
         if level > first:
             fewest = by_column[:, a:b].min(axis=0)
             reached = int(np.count_nonzero(fewest < never))
             if not reached:
-                return False, [], nodes  # no heights of this layer reached: lost
+                break  # nor any later layer: the round ends before this one
             nodes += reached
+            deepest = level
             fewest += 1
             np.minimum(fewest, never, out=fewest)
             turns[columns, a:b] = fewest
-        else:
-            nodes += 1
         if time.perf_counter() > deadline:
             raise SearchLimit(nodes)
         here = by_column[:, a:b]
@@ -231,12 +293,10 @@ def clear_by_columns(pos: Position, deadline: float) -> tuple[bool, list[int], i
             np.maximum(from_columns, here, out=from_columns)
             np.minimum(best, from_columns.min(axis=0), out=best)
             turns[c, shape.after[c, a:b]] = best
-    full = shape.place([depth] * columns)
-    ends = turns[:columns, full]
-    if int(ends.min()) >= never:
-        return False, [], nodes
-    tables = _Tables(shape, turns, tops, onto, pos)
-    return True, _line_back(tables, root, full, int(ends.argmin())), nodes + 1
+    else:
+        if int(by_column[:, shape.place([depth] * columns)].min()) < never:
+            deepest, nodes = columns * depth, nodes + 1
+    return _Pass(shape, pos, turns, tops, onto, root, first, never, deepest, nodes)
 
 
 def _by_place(by_height: NDArray[np.int16], shape: _Shape) -> NDArray[np.int16]:
@@ -264,32 +324,18 @@ def _start_heights(pos: Position, columns: int, depth: int) -> list[int]:
     return heights
 
 
-@dataclass(frozen=True)
-class _Tables:
-    """What reading a line back needs of a finished pass."""
-
-    shape: _Shape
-    #: [source, place]: the fewest turns (``never`` if not reached)
-    turns: NDArray[np.int8]
-    #: [column, place]: the rank of the column's top card
-    tops: NDArray[np.int16]
-    #: [column, place]: the ranks that may go on the card last taken from the column
-    onto: NDArray[np.int16]
-    pos: Position
-
-
-def _line_back(t: _Tables, root: int, full: int, source: int) -> list[int]:
-    """The winning line, read back from the full heights reached from ``source``.
+def _line_back(t: _Pass, place: int, source: int) -> list[int]:
+    """A line from the position to ``place`` reached from ``source`` with its fewest turns.
 
     Each step back takes a state whose value is exact (reached with exactly
     that many turns) to a state of the layer below or of the same heights
     with one turn fewer, by a move that gives that value; the array
     guarantees that one exists.
     """
-    shape, turns, pos = t.shape, t.turns, t.pos
+    shape, turns, pos, root = t.shape, t.turns, t.pos, t.root
     columns, depth = shape.columns, shape.depth
     stock, follow, waste = pos.stock_ranks, pos.follow, pos.waste_rank
-    place, used = full, int(turns[source, full])
+    used = int(turns[source, place])
     line: list[int] = []
     while True:
         if source < columns:
@@ -322,4 +368,4 @@ def _line_back(t: _Tables, root: int, full: int, source: int) -> list[int]:
     return line
 
 
-__all__ = ["clear_by_columns", "usable"]
+__all__ = ["best_by_columns", "clear_by_columns", "usable"]

@@ -69,7 +69,7 @@ from pyramids.games.piramides.game import (
     STOCK_PENALTY,
 )
 from pyramids.solver.budget import SearchLimit, next_check
-from pyramids.solver.columns import clear_by_columns, usable
+from pyramids.solver.columns import best_by_columns, clear_by_columns, usable
 from pyramids.solver.layers import clear_by_layers
 from pyramids.solver.position import DRAW_CODE as DRAW_CODE  # re-exported: the move codes
 from pyramids.solver.position import JOKER_CODE as JOKER_CODE
@@ -456,7 +456,10 @@ def solve(
             result = _clear(pos, max_nodes, start + max_seconds, prune, each_move)
         else:
             golf = pos.layout.name == "golf" if golf_score is None else golf_score
-            result = _score(pos, max_nodes, start + max_seconds, golf)
+            if golf and name in BY_COLUMNS and usable(pos):
+                result = _golf_score_by_pass(pos, start + max_seconds)
+            else:
+                result = _score(pos, max_nodes, start + max_seconds, golf)
     finally:
         sys.setrecursionlimit(limit)
         if collecting:
@@ -494,6 +497,22 @@ def _clear_by_pass(
     except SearchLimit as stop:
         return Result(UNKNOWN, nodes=tried + stop.nodes)
     return Result(WIN if won else LOSE, line, tried + nodes)
+
+
+def _golf_score_by_pass(pos: Position, deadline: float) -> Result:
+    """Score mode for golf by :func:`.columns.best_by_columns`: one pass, whatever the deal.
+
+    Golf scores only at the end (stock left, or minus the cards left), which
+    is what the pass's array holds: the memoised search of :func:`_score`
+    ran out of 2,000,000 nodes on most deals with the wrap.
+    """
+    if pos.removed == pos.layout.full_mask:
+        return Result(WIN, [], 0, score=0)  # as _score: nothing is left to score
+    try:
+        score, line, nodes, cleared = best_by_columns(pos, deadline)
+    except SearchLimit as stop:
+        return Result(UNKNOWN, nodes=stop.nodes)
+    return Result(WIN if cleared else LOSE, line, nodes, score=score)
 
 
 def _each_move_by_pass(
