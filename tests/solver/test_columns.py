@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyramids.engine.rng import Rng
+from pyramids.games.piramides import JOKER
 from pyramids.games.piramides.cards import shuffled_deck
 from pyramids.games.piramides.layout import LAYOUTS, golf_layout
 from pyramids.solver import columns
 from pyramids.solver.budget import SearchLimit
-from pyramids.solver.columns import best_by_columns, clear_by_columns, usable
+from pyramids.solver.columns import MAX_HEIGHTS, best_by_columns, clear_by_columns, usable
 from pyramids.solver.position import Position, deal_position, deal_state, position_of
 from pyramids.solver.search import (
     BY_COLUMNS,
@@ -36,22 +37,33 @@ VERDICTS = Path(__file__).parents[2] / "benchmarks" / "verdicts"
 
 
 def _small_golf(seed: int) -> Position:
-    """A small column layout, ranks from a narrow window, any of the three rules."""
+    """A small column layout, ranks from a narrow window, any of the three rules.
+
+    Sometimes a joker on the waste (after a joker played: any card may follow),
+    and sometimes a few random moves in, so that the pass starts from heights
+    other than zero.
+    """
     rng = Rng(seed)
     deck = shuffled_deck(rng)
     low, width = rng.below(13), 4 + rng.below(7)
     deck = [card for card in deck if (card % 13 - low) % 13 < width]
-    layout = golf_layout(2 + rng.below(3), 2 + rng.below(2))
+    layout = golf_layout(1 + rng.below(4), 1 + rng.below(3))
     n = layout.size
     rule = rng.below(3)  # 0: wrap, 1: no wrap, 2: strict
-    return Position(
+    pos = Position(
         layout,
         tuple(deck[:n]),
-        deck[n],
+        JOKER if rng.below(7) == 0 else deck[n],
         tuple(deck[n + 1 : n + 1 + rng.below(7)]),
         wrap=rule == 0,
         strict=rule == 2,
     )
+    for _ in range(rng.below(4)):
+        codes = legal_codes(pos)
+        if not codes or pos.removed == layout.full_mask:
+            break
+        pos = step(pos, codes[rng.below(len(codes))])
+    return pos
 
 
 @settings(max_examples=200, deadline=None)
@@ -74,6 +86,11 @@ def test_best_score_agrees_with_brute_force_and_its_line_scores_it(seed: int) ->
     can_clear, best = brute_force(pos, golf=True)
     assert (score, cleared) == (best, can_clear)
     assert replay_score(pos, line, golf=True) == (score, cleared)
+    if not cleared:  # the line plays the round to its end: nothing is left to do
+        end = pos
+        for code in line:
+            end = step(end, code)
+        assert legal_codes(end) == []
 
 
 def _mid_round(deal: int, wrap: bool, played: int, walk: int) -> Position | None:
@@ -230,6 +247,15 @@ def test_only_column_layouts_without_jokers_are_taken() -> None:
     with pytest.raises(ValueError, match="column layouts"):
         clear_by_columns(deal_position("pyramid", 3), NO_DEADLINE)
     assert "golf" in LAYOUTS and BY_COLUMNS.keys() <= LAYOUTS.keys()
+
+
+def test_layouts_with_too_many_heights_are_left_to_the_search() -> None:
+    layout = golf_layout(12, 3)  # 4**12 = 16.7 million heights vectors
+    pos = Position(layout, tuple(range(36)), 40, (41, 42), wrap=True)
+    assert MAX_HEIGHTS < (3 + 1) ** 12 and not usable(pos)
+    with pytest.raises(ValueError, match="at most"):
+        clear_by_columns(pos, NO_DEADLINE)
+    assert usable(deal_position("golf", 1))  # golf's 6**7 itself
 
 
 def test_a_card_taken_from_under_another_is_refused() -> None:

@@ -34,8 +34,9 @@ Two modes, one idea: depth-first search over compact states.
     card nothing can go on.
 
 * ``score`` finds the best score of the round from the position on (runs,
-  stock and joker costs, clearing bonus; golf's own score for golf) by
-  memoised search over states that also carry the run length.
+  stock and joker costs, clearing bonus) by memoised search over states that
+  also carry the run length; golf's own score (stock left, or minus the cards
+  left) by the pass of :mod:`.columns` when NumPy is installed.
 
 For the pyramid, clear mode hands the round to :mod:`.layers` instead: one
 pass over the layout's 1,430 removable sets that finds, for each state, the
@@ -507,7 +508,9 @@ def _golf_score_by_pass(pos: Position, deadline: float) -> Result:
     ran out of 2,000,000 nodes on most deals with the wrap.
     """
     if pos.removed == pos.layout.full_mask:
-        return Result(WIN, [], 0, score=0)  # as _score: nothing is left to score
+        # as _score answers (the score still to come: none), where best_by_columns
+        # gives golf's final score, the stock left; hints score cleared moves themselves
+        return Result(WIN, [], 0, score=0)
     try:
         score, line, nodes, cleared = best_by_columns(pos, deadline)
     except SearchLimit as stop:
@@ -521,8 +524,9 @@ def _each_move_by_pass(
     """``each_move`` for the layouts in :data:`LAYERED` and :data:`BY_COLUMNS`: a decision per move.
 
     Each legal move's position is decided as :func:`_clear_by_pass` decides
-    a position (``first`` depth-first nodes, then the pass), each with the
-    whole node budget, all within the one deadline. A hint asks this once per
+    a position (``first`` depth-first nodes, then the pass), all within the
+    one deadline; the pyramid's moves share the node budget, golf's each have
+    it for their depth-first try. A hint asks this once per
     sampled deal; a pass costs a few milliseconds (the pyramid) or about
     17 ms (golf) whatever the deal, while the depth-first search could spend a
     whole sample's time budget on one lost move.
@@ -536,10 +540,16 @@ def _each_move_by_pass(
         if child.removed == full:
             per_move[code] = WIN
             continue
-        result = _clear_by_pass(child, max_nodes, deadline, first, by_columns)
+        # the pyramid's passes share the budget (their nodes are removed sets, as the
+        # search's are states); golf's pass is bounded by its heights, so each move
+        # gets the whole budget for its depth-first try
+        budget = max_nodes if by_columns else max_nodes - nodes
+        if budget <= 0:
+            break  # this move and the rest stay unknown
+        result = _clear_by_pass(child, budget, deadline, first, by_columns)
         nodes += result.nodes
         if result.verdict == UNKNOWN:
-            break  # this move and the rest stay unknown
+            break
         per_move[code] = result.verdict
     for code in codes:
         per_move.setdefault(code, UNKNOWN)
