@@ -44,7 +44,8 @@ is to move.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -111,46 +112,43 @@ def _cols(state: State[Any]) -> int:
     return state.grid(player).cols
 
 
+@cache
+def _placement_ids(cols: int) -> Mapping[Hashable, int]:
+    """Move value -> id for a grid ``cols`` wide (built once per width, read only)."""
+    table: dict[Hashable, int] = {}
+    for action in range(NUM_ACTIONS):
+        if action < MARK_BASE:
+            rest, d = divmod(action - PLACE_BASE, 4)
+            slot, cell = divmod(rest, CELLS)
+            move = place_move(slot, cell, cell + (1, -1, cols, -cols)[d])
+            table.setdefault(move, action)
+        else:
+            table[PyramidoActions._fixed(action)] = action
+    return table  # shared by every codec: typed read-only
+
+
 class PyramidoActions(ActionCodec):
     """Step actions (see the module table)."""
 
     num_actions = NUM_ACTIONS
-
-    def __init__(self) -> None:
-        #: per grid width, move value -> id (placements depend on the width)
-        self._tables: dict[int, dict[Hashable, int]] = {}
 
     def legal_ids(self, state: State[Any]) -> list[int]:
         """Ids by table lookup: one table per grid width, built on first use.
 
         Why: a placement's id depends on the width of the grid being built,
         and a position offers up to 168 placements, so encoding each one was
-        most of the cost of a mask.
+        most of the cost of a mask. The tables are the process's, not the
+        codec's: building one costs about 9 ms, and OpenSpiel makes a codec
+        per game it loads (a game per deal), which spent most of its time so.
         """
         moves = state.legal_moves()
         if not moves:
             return []
-        cols = _cols(state)
-        table = self._tables.get(cols)
-        if table is None:
-            table = self._tables[cols] = self._table(cols)
+        table = _placement_ids(_cols(state))
         try:
             return [table[m] for m in moves]
         except KeyError:
             return [self.encode(state, m) for m in moves]
-
-    @staticmethod
-    def _table(cols: int) -> dict[Hashable, int]:
-        table: dict[Hashable, int] = {}
-        for action in range(NUM_ACTIONS):
-            if action < MARK_BASE:
-                rest, d = divmod(action - PLACE_BASE, 4)
-                slot, cell = divmod(rest, CELLS)
-                move = place_move(slot, cell, cell + (1, -1, cols, -cols)[d])
-                table.setdefault(move, action)
-            else:
-                table[PyramidoActions._fixed(action)] = action
-        return table
 
     @staticmethod
     def _fixed(action: int) -> PyramidoMove:
