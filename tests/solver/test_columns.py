@@ -105,19 +105,17 @@ def _mid_round(deal: int, wrap: bool, played: int, walk: int) -> Position | None
     return None if state.is_over else position_of(state)
 
 
+def _mid_rounds(played: st.SearchStrategy[int]) -> st.SearchStrategy[Position | None]:
+    """Positions of :func:`_mid_round`: any deal, with or without wrap, ``played`` moves in."""
+    seeds = st.integers(0, 2**32 - 1)
+    return st.builds(_mid_round, seeds, st.booleans(), played, seeds)
+
+
 @settings(max_examples=25, deadline=None)
-@given(
-    deal=st.integers(0, 2**32 - 1),
-    wrap=st.booleans(),
-    played=st.integers(1, 30),
-    walk=st.integers(0, 2**32 - 1),
-)
-def test_pass_agrees_with_the_depth_first_search_in_mid_round(
-    deal: int, wrap: bool, played: int, walk: int
-) -> None:
+@given(pos=_mid_rounds(st.integers(1, 30)))
+def test_pass_agrees_with_the_depth_first_search_in_mid_round(pos: Position | None) -> None:
     # Real deals part played: the pass starts from heights other than zero and from
     # a waste card that came from the layout.
-    pos = _mid_round(deal, wrap, played, walk)
     if pos is None:
         return
     won, line, _ = clear_by_columns(pos, NO_DEADLINE)
@@ -127,12 +125,9 @@ def test_pass_agrees_with_the_depth_first_search_in_mid_round(
 
 
 @settings(max_examples=15, deadline=None)
-@given(deal=st.integers(0, 2**32 - 1), wrap=st.booleans(), played=st.integers(0, 20))
-def test_each_move_decides_every_move_as_the_search_does(
-    deal: int, wrap: bool, played: int
-) -> None:
+@given(pos=_mid_rounds(st.integers(0, 20)))
+def test_each_move_decides_every_move_as_the_search_does(pos: Position | None) -> None:
     # what a hint asks of each sampled deal: a verdict per legal move, none unknown
-    pos = _mid_round(deal, wrap, played, deal ^ 1)
     if pos is None:
         return
     per_move = solve(pos, each_move=True).per_move
@@ -145,16 +140,8 @@ def test_each_move_decides_every_move_as_the_search_does(
 
 
 @settings(max_examples=20, deadline=None)
-@given(
-    deal=st.integers(0, 2**32 - 1),
-    wrap=st.booleans(),
-    played=st.integers(8, 30),
-    walk=st.integers(0, 2**32 - 1),
-)
-def test_score_mode_gives_the_memoised_search_s_best_score(
-    deal: int, wrap: bool, played: int, walk: int
-) -> None:
-    pos = _mid_round(deal, wrap, played, walk)
+@given(pos=_mid_rounds(st.integers(8, 30)))
+def test_score_mode_gives_the_memoised_search_s_best_score(pos: Position | None) -> None:
     if pos is None:
         return
     r = solve(pos, "score")

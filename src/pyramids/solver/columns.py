@@ -74,13 +74,15 @@ def usable(pos: Position) -> bool:
     column layout with more heights vectors than :data:`MAX_HEIGHTS` is left
     to it too (the arrays grow as (depth + 1) to the power of the columns).
     """
+    return _form_of(pos) is not None and importlib.util.find_spec("numpy") is not None
+
+
+def _form_of(pos: Position) -> tuple[int, int] | None:
+    """(columns, depth) of ``pos``'s layout if this pass takes the position (NumPy aside)."""
     form = _columns_of(pos.layout)
-    return (
-        pos.jokers == 0
-        and form is not None
-        and (form[1] + 1) ** form[0] <= MAX_HEIGHTS
-        and importlib.util.find_spec("numpy") is not None
-    )
+    if form is None or pos.jokers or (form[1] + 1) ** form[0] > MAX_HEIGHTS:
+        return None
+    return form
 
 
 def _columns_of(layout: Layout) -> tuple[int, int] | None:
@@ -121,6 +123,11 @@ class _Shape:
         """The number of heights vectors."""
         return int(self.index.shape[0])
 
+    @property
+    def full(self) -> int:
+        """The place of the full heights (every card taken): alone in the last layer."""
+        return self.count - 1
+
     def place(self, heights: list[int]) -> int:
         """The place of a heights vector."""
         radix = self.depth + 1
@@ -154,7 +161,7 @@ def _first_fit(pos: Position, never: int) -> NDArray[np.int8]:
 
     The waste after ``u`` turns is the position's waste card (``u = 0``) or
     the stock card turned ``u``-th; ``never`` (one more than the stock's size)
-    where no such ``u`` exists, and in the row ``t = none`` itself.
+    where no such ``u`` exists, and in the row ``t = never`` itself.
     """
     import numpy as np
 
@@ -184,9 +191,8 @@ def clear_by_columns(pos: Position, deadline: float) -> tuple[bool, list[int], i
     done = _run(pos, deadline)
     if done.deepest < pos.layout.size:
         return False, [], done.nodes
-    full = done.shape.place([done.shape.depth] * done.shape.columns)
-    source = int(done.turns[: done.shape.columns, full].argmin())
-    return True, _line_back(done, full, source), done.nodes
+    full = done.shape.full
+    return True, _line_back(done, full, done.best_source(full)), done.nodes
 
 
 def best_by_columns(pos: Position, deadline: float) -> tuple[int, list[int], int, bool]:
@@ -206,8 +212,8 @@ def best_by_columns(pos: Position, deadline: float) -> tuple[int, list[int], int
     shape, turns = done.shape, done.turns
     columns = shape.columns
     if done.deepest == size:
-        place = shape.place([shape.depth] * columns)
-        source = int(turns[:columns, place].argmin())
+        place = shape.full
+        source = done.best_source(place)
         used = int(turns[source, place])
         return stock - used, _line_back(done, place, source), done.nodes, True
     if done.deepest == done.start_layer:  # no card can ever be played: turn the whole stock
@@ -215,7 +221,7 @@ def best_by_columns(pos: Position, deadline: float) -> tuple[int, list[int], int
     a, b = shape.layers[done.deepest], shape.layers[done.deepest + 1]
     fewest = turns[:columns, a:b].min(axis=0)
     place = a + int((fewest < done.never).argmax())  # any reached heights of that layer
-    source = int(turns[:columns, place].argmin())
+    source = done.best_source(place)
     line = _line_back(done, place, source) + [DRAW_CODE] * (stock - int(turns[source, place]))
     return -(size - done.deepest), line, done.nodes, False
 
@@ -241,13 +247,17 @@ class _Pass:
     deepest: int
     nodes: int
 
+    def best_source(self, place: int) -> int:
+        """The column source from which ``place`` is reached with the fewest turns."""
+        return int(self.turns[: self.shape.columns, place].argmin())
+
 
 def _run(pos: Position, deadline: float) -> _Pass:
     """The pass itself, over the layers from the position's own to the last reached."""
     import numpy as np
 
-    form = _columns_of(pos.layout)
-    if form is None or pos.jokers or (form[1] + 1) ** form[0] > MAX_HEIGHTS:
+    form = _form_of(pos)
+    if form is None:
         raise ValueError(
             f"the column pass decides column layouts of at most {MAX_HEIGHTS:,} heights"
             " vectors, without jokers"
@@ -307,7 +317,7 @@ def _run(pos: Position, deadline: float) -> _Pass:
             np.minimum(best, from_columns.min(axis=0), out=best)
             turns[c, shape.after[c, a:b]] = best
     else:
-        if int(by_column[:, shape.place([depth] * columns)].min()) < never:
+        if int(by_column[:, shape.full].min()) < never:
             deepest, nodes = columns * depth, nodes + 1
     return _Pass(shape, pos, turns, tops, onto, root, first, never, deepest, nodes)
 

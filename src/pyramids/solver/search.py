@@ -439,7 +439,8 @@ def solve(
     gc.disable()
     try:
         name = pos.layout.name
-        if mode == "clear" and prune and name in BY_COLUMNS and usable(pos):
+        by_columns = name in BY_COLUMNS and usable(pos)
+        if mode == "clear" and prune and by_columns:
             first, deadline = BY_COLUMNS[name], start + max_seconds
             if each_move:
                 result = _each_move_by_pass(pos, max_nodes, deadline, first, True)
@@ -457,7 +458,7 @@ def solve(
             result = _clear(pos, max_nodes, start + max_seconds, prune, each_move)
         else:
             golf = pos.layout.name == "golf" if golf_score is None else golf_score
-            if golf and name in BY_COLUMNS and usable(pos):
+            if golf and by_columns:
                 result = _golf_score_by_pass(pos, start + max_seconds)
             else:
                 result = _score(pos, max_nodes, start + max_seconds, golf)
