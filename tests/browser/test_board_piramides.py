@@ -70,6 +70,9 @@ def test_places_are_named_as_the_notation_and_only_legal_things_act(
     page.click("[data-place='A1']")
     page.wait_for_selector("#last-error")
     assert "covered" in page.inner_text("#last-error")
+    # ... and says it where it is seen too: on a phone the side panel is below the board
+    page.wait_for_selector("#toast.show.error")
+    assert "covered" in page.inner_text("#toast")
     shot(page, "piramides-desktop")
 
 

@@ -21,7 +21,7 @@ from tests.browser.conftest import (
     version,
     wait_version_above,
 )
-from tests.server.client import create, state
+from tests.server.client import create, move, state
 from tests.server.conftest import LiveServer
 
 if not CHROMIUM.exists():
@@ -270,6 +270,10 @@ def test_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
         sizes = page.evaluate(
             """async () => {
                 const b = await import('/static/boards/pyramideto.js');
+                const css = document.createElement('link');  // the board's style, as the app adds it
+                css.rel = 'stylesheet';
+                css.href = '/static/boards/pyramideto.css';
+                await new Promise((ok) => { css.onload = ok; document.head.append(css); });
                 const card = (id, frame) => ({id, name: id, frame, tower: ['Lr', 'Mr', 'Sg']});
                 const v = {
                     names: ['Anastasia Papadopoulou', 'Bot (greedy)', 'Bartholomew', 'Zé'],
@@ -288,12 +292,39 @@ def test_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
                 box.append(b.summary(v));
                 box.showModal();
                 const r = box.querySelector('.pyramideto-breakdown').getBoundingClientRect();
+                const scroll = box.querySelector('.pt-scroll');
                 return {right: r.right, page: document.documentElement.scrollWidth,
-                        text: box.innerText};
+                        hidden: scroll.scrollWidth - scroll.clientWidth, text: box.innerText};
             }"""
         )
-        assert sizes["right"] <= 390 and sizes["page"] <= 390
-        assert "wins with a 4th frame colour" in sizes["text"]
         shot(page, "pyramideto-phone-summary")
+        assert sizes["right"] <= 390 and sizes["page"] <= 390
+        # every column in sight: a table scrolled sideways hides it, with nothing to say so
+        assert sizes["hidden"] <= 0, sizes["hidden"]
+        assert "wins with a 4th frame colour" in sizes["text"]
     finally:
         context.close()
+
+
+def test_a_game_drawn_at_the_turn_limit_is_called_a_draw(page: Any, web: LiveServer) -> None:
+    """Every seat first is a draw, not a "shared win" over a line that says "draw"."""
+    room = create(
+        web.url,
+        game="pyramideto",
+        seed=8,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}],
+        variant={"turn_limit": 2},
+    )
+    tokens = [s["token"] for s in room["seats"]]
+    for _ in range(2):
+        snap = state(web.url, room["room"], tokens[0])
+        mover = snap["view"]["current_player"]
+        mine = state(web.url, room["room"], tokens[mover])
+        r = move(web.url, room["room"], tokens[mover], mine["legal"][0], mine["version"])
+        assert r.status_code == 200, r.text
+    over = state(web.url, room["room"], tokens[0])["view"]
+    assert over["is_over"] and over["ranking"] == [1, 1], over
+    open_seat(page, web, room, BOARD)
+    page.wait_for_selector("dialog#summary[open]")
+    assert page.inner_text("#summary-title") == "Draw"
+    assert "draw" in page.inner_text("dialog#summary .pyramideto-breakdown").lower()

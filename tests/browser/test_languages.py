@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pyramids.i18n import LANGUAGES
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, shot
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, shot
 from tests.server.client import create
 from tests.server.conftest import LiveServer
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.timeout(180)
 #: notation, numbers
 SAME_EVERYWHERE = re.compile(
     r"^(Pyramids|Pirámides|Pyramido|Pyramideto|English|Português|Español|Suomi|Čeština"
-    r"|[\d\s.,:#/·–()%+−-]*|[A-Za-z]?\d+|[A-G]\d|draw|joker|table|Golf|TriPeaks|Player \d|.{0,2})$"
+    r"|[\d\s.,:#/·–()%+−-]*|[A-Za-z]?\d+|[A-G]\d|Golf|TriPeaks|Player \d|.{0,2})$"
 )
 
 
@@ -132,3 +132,55 @@ def test_the_language_menu_switches_and_is_remembered(page: Any, web: LiveServer
     page.wait_for_selector(".game-choice")
     assert page.evaluate("document.documentElement.lang") == "cs"
     assert page.inner_text("h1") != english
+
+
+#: the bounding boxes of the texts matching a selector that overlap another's, or leave
+#: their drawing: what a label too long for its slot does
+_OVERLAPS = """(sel) => {
+    const boxes = [...document.querySelectorAll(sel)].map((n) => ({
+        text: n.textContent, r: n.getBoundingClientRect(),
+        svg: n.ownerSVGElement.getBoundingClientRect()}));
+    const bad = [];
+    boxes.forEach((a, i) => {
+        if (a.r.left < a.svg.left - 0.5 || a.r.right > a.svg.right + 0.5) bad.push(a.text);
+        for (const b of boxes.slice(i + 1)) {
+            const apart = a.r.right <= b.r.left + 0.5 || b.r.right <= a.r.left + 0.5
+                || a.r.bottom <= b.r.top + 0.5 || b.r.bottom <= a.r.top + 0.5;
+            if (!apart) bad.push(`${a.text} / ${b.text}`);
+        }
+    });
+    return {bad, count: boxes.length};
+}"""
+
+
+def test_labels_fit_their_slots_in_every_language(browser: Any, web: LiveServer) -> None:
+    """The names under Pirámides' piles and Pyramido's stacks are as long as the language
+    makes them (Czech "hromádka 1 · 22"): none may run into its neighbour, on a phone."""
+    solo = create(web.url, game="piramides", seed=3, seats=[{"kind": "human"}])
+    duel = create(
+        web.url,
+        game="pyramido",
+        seed=3,
+        seats=[{"kind": "human"}, {"kind": "bot", "agent": "greedy"}],
+    )
+    for lang in LANGUAGES:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, locale=lang)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            for room, selector in (
+                (solo, "svg.piramides text.pile-name, svg.piramides text.pile-count"),
+                (duel, "svg.market text.small-label:not(.slot-label)"),
+            ):
+                token = room["seats"][0]["token"]
+                page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
+                page.wait_for_selector("#conn")
+                page.wait_for_selector(selector.split(",")[0])
+                found = page.evaluate(_OVERLAPS, selector)
+                assert found["count"] >= 3, (lang, found)
+                assert not found["bad"], (
+                    f"{lang}: labels overlap or leave the drawing: {found['bad']}"
+                )
+            shot(page, f"lang-{lang}-pyramido-market")
+        finally:
+            context.close()

@@ -297,8 +297,16 @@ def parse_json(raw: bytes | str) -> Any:
         raise e.error from None
     except RecursionError:
         raise _too_deep() from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ProtocolError("bad-json", "the JSON is not valid ({error})", error=str(e)) from None
+    except json.JSONDecodeError as e:
+        # the place, not the parser's English sentence: the reason is read in five languages
+        raise ProtocolError(
+            "bad-json",
+            "the JSON is not valid: see line {line}, column {column}",
+            line=e.lineno,
+            column=e.colno,
+        ) from None
+    except UnicodeDecodeError:
+        raise ProtocolError("bad-json", "the request body is not UTF-8 text") from None
     _check_tree(value)
     return value
 

@@ -2,7 +2,7 @@
 // seats on this screen, the views they got, the news log, the selection on the board) and
 // draws the board and the side panel from it.
 
-import { el, add, fill, toast, myRooms, rememberRoom } from "./util.js";
+import { el, add, fill, fitLabels, toast, myRooms, rememberRoom } from "./util.js";
 import { api, SeatConnection } from "./net.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
@@ -183,6 +183,8 @@ export class GameScreen {
         el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
       return;
     }
+    // the side panel's copy is below the board on a phone, out of sight: say it where it is seen
+    toast(err.reason, "error");
     this.draw();
   }
 
@@ -227,6 +229,7 @@ export class GameScreen {
     const ctx = this.ctx();
     fill(this.boardRoot);
     this.board.render(this.boardRoot, ctx);
+    fitLabels(this.boardRoot);
     for (const node of this.boardRoot.querySelectorAll("[data-place]")) {
       node.classList.toggle("flagged", this.highlight.has(node.dataset.place));
     }
@@ -400,6 +403,7 @@ export class GameScreen {
     const winners = v.ranking.filter((r) => r === 1).length;
     let title;
     if (seats.length === 1) title = t("Game over");
+    else if (winners === seats.length) title = t("Draw"); // everyone first: nobody won
     else if (winners > 1) title = t("Shared win");
     else title = t("{player} wins", { player: seats[order[0]].name });
     const multi = this.gameInfo && this.gameInfo.max_players > 1;

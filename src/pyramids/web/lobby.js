@@ -3,7 +3,7 @@
 
 import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api } from "./net.js";
-import { t, tn, number, dateTime } from "./i18n.js";
+import { t, tn, name, number, dateTime } from "./i18n.js";
 
 /** What a bot choice is called in the seat menu (short) and what it means (a sentence). */
 export function botLabel(agent, level) {
@@ -100,6 +100,7 @@ function optionInput(g, o, players) {
       let label = v;
       if (o.name === "first_player" && /^\d+$/.test(v)) label = t("Seat {n}", { n: number(Number(v) + 1) });
       else if (v === "random") label = t("at random");
+      else if (o.choices.length) label = name(o.name, v); // e.g. a layout, by its name in the language
       add(input, el("option", { value: v, selected: String(o.default) === v }, label));
     }
   } else if (o.kind === "int") {
@@ -109,7 +110,9 @@ function optionInput(g, o, players) {
   }
   input.dataset.option = o.name;
   input.dataset.kind = o.kind;
-  const doc = el("small", { class: "muted", id: `${id}-doc` }, o.doc);
+  // the option's help is written for the terminal, which counts seats from 0; the menu says "Seat 1"
+  const help = o.name === "first_player" ? t("Who moves first: seat 1 is the player the rulebook says starts; at random, the game's seed draws it.") : o.doc;
+  const doc = el("small", { class: "muted", id: `${id}-doc` }, help);
   input.setAttribute("aria-describedby", `${id}-doc`);
   return el("div", { class: "option" }, el("label", { for: id }, o.label || o.name), input, doc);
 }

@@ -1,6 +1,6 @@
 // The replay of a finished game: step through every position, from any seat's view.
 
-import { el, add, fill } from "./util.js";
+import { el, add, fill, fitLabels } from "./util.js";
 import { api } from "./net.js";
 import { t, number } from "./i18n.js";
 import { icon } from "./icons.js";
@@ -41,6 +41,7 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
       : t("move {n} of {total}: {move}", { n: number(k), total: number(total), move: data.moves[k - 1] });
     fill(root);
     board.render(root, { view, legal: null, seat: data.seat, seats: data.seats, prev, interactive: false, move: () => {}, ui: {}, redraw: () => {}, lastMover: null });
+    fitLabels(root);
     const better = review && betterMoveAt(review, k);
     if (better) markBetterMove(root, better); // the better move of a mistake, drawn on the board
   };

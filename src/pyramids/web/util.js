@@ -52,6 +52,23 @@ function append(node, children) {
 }
 
 /**
+ * Squeeze each SVG label marked `data-fit="<width>"` into that width (drawing units).
+ * Why: a label's length depends on the language (Czech "hromádka 1 · 22" is a third
+ * longer than "stack 1 · 22"), and a label wider than its slot runs into its
+ * neighbour's. Call it once the drawing is in the page: text is measured as rendered.
+ */
+export function fitLabels(root) {
+  for (const text of root.querySelectorAll("text[data-fit]")) {
+    const width = Number(text.dataset.fit);
+    text.removeAttribute("textLength");
+    if (text.getComputedTextLength() > width) {
+      text.setAttribute("textLength", String(width));
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+}
+
+/**
  * Make an SVG or HTML element act as a button: focusable, Enter/Space activate it.
  * Why: the boards are drawn in SVG but must be playable by keyboard.
  */

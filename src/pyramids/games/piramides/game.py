@@ -753,15 +753,15 @@ class PiramidesGame(Game[PiramidesMove]):
             str,
             "Card layout: pyramid (28 cards, 5 rounds, jokers), tripeaks (three peaks, one "
             "deal, covered cards face down) or golf (7 columns of 5, one deal, golf score). "
-            "rounds and jokers_per_round apply to the pyramid only.",
+            "The rounds and jokers options apply to the pyramid only.",
             choices=tuple(LAYOUTS),
         ),
         Option(
             "wrap",
             True,
             bool,
-            "Ace is next to both 2 and King (RULINGS §4); false: Ace and King are not "
-            "adjacent (classic Golf).",
+            "The Ace is next to both the 2 and the King, as in the rulebook; when off, "
+            "they are not adjacent (classic Golf).",
         ),
     )
 

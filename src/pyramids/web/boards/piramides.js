@@ -14,6 +14,7 @@ const H = 82;          // card height
 const UNIT = 30;       // one x unit of the view = half a card plus a little gap
 const MARGIN = 22;     // room for the row labels left of the layout
 const PILE_GAP = 28;   // between the stock, the waste and the joker
+const LABEL_W = W + PILE_GAP - 6; // the widest a pile's name may be without meeting the next one's
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 // Literal msgids, so that Babel's extractor finds every word.
@@ -66,7 +67,7 @@ export function card(code, x, y, extra = "", place = null, covered = false) {
   } else if (code === "joker") {
     add(g, svg("rect", { class: "face", width: W, height: H, rx: 6 }),
       svg("text", { class: "joker-star", x: W / 2, y: H / 2 + 14, "text-anchor": "middle" }, "★"),
-      svg("text", { class: "joker-word", x: W / 2, y: 17, "text-anchor": "middle" }, "JOKER"));
+      svg("text", { class: "joker-word", x: W / 2, y: 17, "text-anchor": "middle", "data-fit": W - 8 }, tc("card", "JOKER")));
   } else {
     const red = code[1] === "D" || code[1] === "H";
     g.classList.add(red ? "red" : "black");
@@ -213,7 +214,7 @@ export function render(root, ctx) {
   if (ctx.interactive && legal.has("draw")) actionable(stock, "draw", tn("draw: turn the top stock card ({n} left)", "draw: turn the top stock card ({n} left)", v.stock), () => ctx.move("draw"));
   else if (ctx.interactive) stock.addEventListener("click", () => ctx.move("draw"));
   add(piles, stock,
-    svg("text", { class: "pile-name", x: W / 2, y: H + 20, "text-anchor": "middle" }, "draw"),
+    svg("text", { class: "pile-name", x: W / 2, y: H + 20, "text-anchor": "middle", "data-fit": LABEL_W }, tc("pile", "stock")),
     svg("text", { class: "pile-count", x: W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.stock)));
 
   const wx = W + PILE_GAP;
@@ -226,7 +227,7 @@ export function render(root, ctx) {
   waste.setAttribute("aria-label", t("waste: {card}", { card: cardLabel(v.waste) }));
   add(flying, waste);
   add(piles, svg("g", { transform: `translate(${wx} 0)` }, flying),
-    svg("text", { class: "pile-name", x: wx + W / 2, y: H + 20, "text-anchor": "middle" }, t("waste")),
+    svg("text", { class: "pile-name", x: wx + W / 2, y: H + 20, "text-anchor": "middle", "data-fit": LABEL_W }, tc("pile", "waste")),
     svg("text", { class: "pile-count", x: wx + W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} card", "{n} cards", v.waste_size)));
 
   if (hasJoker) {
@@ -239,7 +240,7 @@ export function render(root, ctx) {
     if (ctx.interactive && legal.has("joker")) actionable(joker, "joker", tn("joker: play it on the waste ({n} left, costs 50 points)", "joker: play it on the waste ({n} left, costs 50 points)", v.jokers_left), () => ctx.move("joker"));
     else if (ctx.interactive && v.jokers_left > 0) joker.addEventListener("click", () => ctx.move("joker"));
     add(piles, joker,
-      svg("text", { class: "pile-name", x: jx + W / 2, y: H + 20, "text-anchor": "middle" }, "joker"),
+      svg("text", { class: "pile-name", x: jx + W / 2, y: H + 20, "text-anchor": "middle", "data-fit": LABEL_W }, tc("pile", "joker")),
       svg("text", { class: "pile-count", x: jx + W / 2, y: H + 37, "text-anchor": "middle" }, tn("{n} left", "{n} left", v.jokers_left)));
   }
 
@@ -251,7 +252,7 @@ export function render(root, ctx) {
   box.addEventListener("scroll", () => { ui.scrollLeft = box.scrollLeft; }, { passive: true });
   if (box.scrollWidth > box.clientWidth + 2) add(root, el("p", { class: "board-help muted swipe" }, t("The layout is wider than the screen: swipe it sideways to see all of it.")));
   add(root, el("p", { class: "board-help muted" },
-    ctx.interactive ? t("Play a free card one rank above or below the waste card (the Ace is next to the 2 and the King), or turn a card from the stock (draw).") : ""));
+    ctx.interactive ? t("Play a free card one rank above or below the waste card (the Ace is next to the 2 and the King), or turn a card from the stock.") : ""));
 
   // The card just played flies to the waste from where it was (once per move, not per redraw).
   const key = `${v.round}:${v.ply}`;

@@ -9,7 +9,7 @@
 
 import { el, add, svg } from "../util.js";
 import { actionable } from "../focus.js";
-import { t, tn, name, number } from "../i18n.js";
+import { t, tn, tc, name, number } from "../i18n.js";
 
 const COLOURS = { r: "#d23232", y: "#f0c020", g: "#2e9e48", b: "#2a66c9", k: "#262626" };
 const EDGES = { r: "#7d1212", y: "#8a6a00", g: "#145a25", b: "#123b7d", k: "#000000" };
@@ -323,7 +323,7 @@ export function render(root, ctx) {
   // the table: a new stack
   const tableOk = sel && moves.has(`${sel}>table`);
   const zone = el("div", { class: `pt-stack pt-new${tableOk ? " target" : ""}`, "data-stack": "table", "data-place": "table" },
-    el("span", { class: "pt-new-word" }, "table"), el("span", { class: "pt-new-help" }, t("a new stack")));
+    el("span", { class: "pt-new-word" }, tc("drop target", "table")), el("span", { class: "pt-new-help" }, t("a new stack")));
   if (ctx.interactive) {
     if (tableOk) {
       zone.dataset.target = "1";
@@ -417,13 +417,13 @@ export function summary(v) {
     return el("tr", {},
       el("th", { scope: "row" }, names[i] || who(v, i)),
       el("td", { class: "num" }, number(cards.length)),
-      el("td", {}, Object.entries(byFrame).map(([f, k]) => el("span", { class: "pt-count", style: `--frame:${frameOf(v, f).rgb}` },
-        el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${frameName(v, f)} ×${number(k)}`))),
-      el("td", { class: "num" }, v.ranking ? number(v.ranking[i]) : "–"));
+      el("td", {}, cards.length ? Object.entries(byFrame).map(([f, k]) => el("span", { class: "pt-count", style: `--frame:${frameOf(v, f).rgb}` },
+        el("span", { class: "pt-swatch", "aria-hidden": "true" }), `${frameName(v, f)} ×${number(k)}`)) : "–"));
   });
+  // no place column: the end dialog's results table above this one gives the places
   return el("div", { class: "pyramideto-breakdown" },
     el("p", {}, ending(v)),
     el("div", { class: "pt-scroll" }, el("table", { class: "breakdown" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Goals")), el("th", { scope: "col" }, t("Frame colours")), el("th", { scope: "col" }, t("Place")))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Goals")), el("th", { scope: "col" }, t("Frame colours")))),
       el("tbody", {}, rows))));
 }

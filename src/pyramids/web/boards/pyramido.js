@@ -509,7 +509,7 @@ function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
     for (let k = layers; k >= 1; k--) g.append(svg("rect", { class: "pile", x: x + k * 1.5, y: y + k * 2.5, width: 4 * SS, height: 2 * SS, rx: 3 }));
     if (st.top) g.append(flatDomino(st.top, x, y, SS));
     else g.append(svg("rect", { class: "empty-slot", x, y, width: 4 * SS, height: 2 * SS, rx: 3 }));
-    g.append(svg("text", { class: "small-label", x: sx(i), y: 70, "text-anchor": "middle" }, t("stack {n} · {size}", { n: number(n), size: number(st.size) })));
+    g.append(svg("text", { class: "small-label", x: sx(i), y: 70, "text-anchor": "middle", "data-fit": 94 }, t("stack {n} · {size}", { n: number(n), size: number(st.size) })));
     if (refills.size && refills.has(n)) {
       actionable(g, `stack ${n}`, t("refill from stack {n} ({size} left)", { n: number(n), size: number(st.size) }), () => ctx.move(`refill ${n}`));
     }
@@ -539,7 +539,11 @@ function drawMarket(v, prev, { ui, places, refills, ctx, rerender }) {
     }
     g.append(svg("text", { class: "small-label slot-label", x: qx(i), y: 166, "text-anchor": "middle" }, `q${n}`));
     if (d && slotLegal) {
-      const desc = d.blocks.map((b) => t("{colour} with {jewels}", { colour: colourName(b.colour), jewels: tn("{n} jewel", "{n} jewels", b.jewels.length) })).join(" | ");
+      const desc = d.blocks.map((b) => {
+        // a call inside another's arguments is invisible to Babel's extractor: hoisted
+        const jewels = tn("{n} jewel", "{n} jewels", b.jewels.length);
+        return t("{colour} with {jewels}", { colour: colourName(b.colour), jewels });
+      }).join(" | ");
       actionable(g, `q${n}`, t("quarry domino q{n}: {desc}", { n, desc }) + (chosen ? t(" (chosen)") : ""), () => {
         ui.slot = chosen ? null : i; ui.first = null; ui.floor = null; rerender();
       });
