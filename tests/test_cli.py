@@ -152,6 +152,36 @@ def test_resume_goes_on_and_saves_back(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "not valid JSON" in result.output
 
 
+def test_solvable_names_the_deals_it_plays_not_the_seed() -> None:
+    result = runner.invoke(app, ["play", "piramides", "--solvable", "--seed", "3"], input="draw\n")
+    assert result.exit_code == 0, result.output
+    assert "Winnable deals: 4, " in result.output  # deal 3 is lost: the first winnable is 4
+    assert "seed/deal 3" not in result.output and "the winnable deals above" in result.output
+    assert "--seed 3" not in result.output  # that would be deal 3, another game
+
+
+def test_resume_seats_the_saved_bots_again(tmp_path: Path) -> None:
+    """A game saved against a bot goes on against it: its seat is not handed to a person."""
+    path = tmp_path / "duel.json"
+    result = runner.invoke(
+        app,
+        ["play", "pyramideto", "--bots", "1", "--seed", "4", "--save", str(path)],
+        input="Lr>table\n",
+    )
+    record = json.loads(path.read_text())
+    assert record["bots"] == {"1": "greedy"} and len(record["moves"]) == 2, result.output
+    result = runner.invoke(app, ["play", "--resume", str(path)], input="moves\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "Bot 1>" not in result.output and "Pass the screen" not in result.output
+    record = json.loads(path.read_text())
+    assert len(record["moves"]) == 4 and record["bots"] == {"1": "greedy"}  # the bot answered
+    for bad in ({"1": 3}, {"7": "greedy"}, {"1": "nobody"}):
+        broken = tmp_path / "broken.json"
+        broken.write_text(json.dumps({**record, "bots": bad}))
+        result = runner.invoke(app, ["play", "--resume", str(broken)])
+        assert result.exit_code == 2 and "Traceback" not in result.output, (bad, result.output)
+
+
 def test_undo_is_refused_where_it_would_not_be_fair() -> None:
     result = runner.invoke(
         app,
@@ -266,3 +296,10 @@ def test_arena_tables_fit_80_columns() -> None:
     table = result.output[result.output.index("piramides: 3 deals") :]
     assert max(len(line) for line in table.splitlines()) <= 80
     assert "…" not in table and "Elo" in table and "rounds cleared" in table
+
+
+@pytest.mark.parametrize("port", ["0", "99999", "-5"])
+def test_serve_refuses_a_port_outside_the_tcp_range(port: str) -> None:
+    """99999 used to listen on 99999 - 65536 while printing a link to 99999."""
+    result = runner.invoke(app, ["serve", "--port", port])
+    assert result.exit_code == 2 and "--port" in result.output, result.output

@@ -167,6 +167,19 @@ def test_a_score_hint_says_why_when_nothing_can_be_cleared() -> None:
     assert "no sampled deal can be cleared" in advice and "0%" not in advice
     advice = piramides_extra.advice(session, Hint(legal[0], nothing, 8, 0.1, "clear"))
     assert "hint score" in advice and "0%" not in advice
+    # the best score clears nothing, but another move clears some samples: no such claim
+    some = [*nothing[:-1], MoveEstimate(legal[-1], samples=8, wins=2, score_total=-800, scored=8)]
+    advice = piramides_extra.advice(session, Hint(legal[0], some, 8, 0.1, "score"))
+    assert "no sampled deal" not in advice and "0%" in advice
+
+
+def test_a_position_gets_one_hint_seed_in_every_language() -> None:
+    """The view holds the seats' names in the player's language; the seed must not."""
+    view = pyramids.new_game("piramides", seed=3).view(0)
+    czech = {**view, "names": ["Hráč 1"]}
+    assert piramides_extra.position_seed(czech) == piramides_extra.position_seed(view)
+    moved = pyramids.new_game("piramides", seed=4).view(0)
+    assert piramides_extra.position_seed(moved) != piramides_extra.position_seed(view)
 
 
 def test_records_count_undos_and_old_records_stay_valid(tmp_path: Path) -> None:

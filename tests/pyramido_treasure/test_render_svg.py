@@ -56,8 +56,10 @@ def test_render_of_events_and_the_end() -> None:
     assert "named parrot and lamp" in text_of(render(state.view(0)))
     arrange(state, deck=3, cards=["game-over"], hands={1: ["mummy/4"]})
     final = state.view(None)
-    assert "Game over (game-over-card)" in text_of(render(final))
+    shown = text_of(render(final))
+    assert "The game-over card was drawn." in shown and "game-over-card" not in shown
     table = text_of(summary(final))
+    assert "game-over-card" not in table
     assert "Player 2" in table and "4" in table
     assert stats(final)["points taken"] == 6.0
 

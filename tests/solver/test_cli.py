@@ -72,11 +72,13 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
         ["solve", "golf", "--board", str(tmp_path / "missing.txt")],
         ["solve", "golf", "--deal", "1", "--jokers", "1"],
         ["solve", "golf", "--deal", "1", "--mode", "fast"],
+        ["solve", "--deal", "1", "--jokers", "-1"],
+        ["solve", "--deals", "1..3", "--jokers", "-1"],
     ]
     for args in cases:
         r = runner.invoke(app, args)
         assert r.exit_code == 2, (args, r.output)
-        assert "Error" in r.output
+        assert "Error" in r.output and "Traceback" not in r.output, (args, r.output)
 
 
 def test_cards_file_format(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve_cmd(
         host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+        port: Annotated[int, typer.Option(help="TCP port", min=1, max=65535)] = 8000,
         database_url: Annotated[
             str,
             typer.Option(

@@ -94,8 +94,13 @@ def render_spread(view: dict[str, Any]) -> RenderableType:
 
 
 def position_seed(view: dict[str, Any]) -> int:
-    """A seed that is a function of what the player sees, so one position gets one hint."""
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    """A seed that is a function of what the player sees, so one position gets one hint.
+
+    The seats' names are left out: they are words of the player's language ("Player 1",
+    "Hráč 1"), and the same position must get the same hint in every language.
+    """
+    shown = {key: value for key, value in view.items() if key != "names"}
+    text = json.dumps(shown, sort_keys=True, separators=(",", ":"))
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
@@ -223,9 +228,14 @@ def hint_table(session: Session, h: Hint) -> Table:
             chance += " " + _("({n} undecided)", n=e.unknown)
         row = [state.move_to_str(e.move), chance]
         if h.mode == "score":
-            row.append("?" if e.mean_score is None else f"{e.mean_score:.1f}")
+            row.append(_mean_score(e.mean_score))
         table.add_row(*row)
     return table
+
+
+def _mean_score(score: float | None) -> str:
+    """A mean score to one decimal, written as the player's language writes numbers."""
+    return "?" if score is None else tr().number(round(score, 1))
 
 
 def advice(session: Session, h: Hint) -> str:
@@ -235,8 +245,8 @@ def advice(session: Session, h: Hint) -> str:
     ties = _ties(h)
     moves = _(" or ").join(state.move_to_str(e.move) for e in ties)
     if h.mode == "score":
-        score = "?" if best.mean_score is None else f"{best.mean_score:.1f}"
-        if best.chance == 0:
+        score = _mean_score(best.mean_score)
+        if all(e.chance == 0 for e in h.estimates):  # else another move clears some: say so
             return _(
                 "Hint: play {moves}: no sampled deal can be cleared whatever you play, so this "
                 "keeps the most points (mean best score {score}).",

@@ -54,6 +54,8 @@ class Seat:
 
     name: str
     agent: Agent | None = None
+    #: the bot as ``--agent`` names it (``mcts:level=hard``), kept in saved records
+    spec: str | None = None
 
 
 @dataclass
@@ -127,7 +129,11 @@ class Session:
 
     def record(self) -> dict[str, Any]:
         """The game's record, with the number of moves taken back when there were any."""
-        return make_record(self.state, undos=self.undos)
+        record = make_record(self.state, undos=self.undos)
+        bots = {str(i): seat.spec for i, seat in enumerate(self.seats) if seat.spec is not None}
+        if bots:  # so that --resume seats the same bots again
+            record["bots"] = bots
+        return record
 
 
 # -- telling what happens ------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from pyramids.cli.common import fail, get_console, progress_bar
+from pyramids.cli.common import fail, get_console, progress_bar, reason
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -156,6 +156,11 @@ def run_solve(
         raise fail("--max-nodes and --max-seconds must be positive")
     if ray is not None and deals is None:
         raise fail("--ray solves ranges of deals: give --deals A..B")
+    if jokers is not None:
+        try:  # a bad count is the option's error, in a line, before any deal is solved
+            GAME.resolve_variant({"layout": layout, "jokers_per_round": jokers})
+        except PyramidsError as e:
+            raise fail(reason(e)) from None
     if deals is not None:
         _solve_range(
             layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts, ray

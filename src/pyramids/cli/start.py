@@ -74,12 +74,30 @@ def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
     if agent is None:
         agent = "greedy" if plays("greedy", game) else default_opponent(game)
     seats = [Seat(_("Player {number}", number=i + 1)) for i in range(n - bots)]
-    seats += [Seat(_("Bot {number}", number=i + 1), make_agent(agent, game)) for i in range(bots)]
+    seats += [
+        Seat(_("Bot {number}", number=i + 1), make_agent(agent, game), agent) for i in range(bots)
+    ]
     return seats
 
 
-def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None]:
-    """The saved game to go on with: its state, its undo count and its seed."""
+def _saved_seats(state: State[Any], bots: object) -> list[Seat]:
+    """The seats of a saved game: its names, and its bots (the record's ``bots``) again."""
+    from pyramids.ai.registry import make_agent
+
+    if not isinstance(bots, dict) or not all(
+        isinstance(k, str) and k.isdigit() and int(k) < state.players and isinstance(v, str)
+        for k, v in bots.items()
+    ):
+        raise fail(_("the record's bots must map seat numbers to agent names"))
+    seats = [Seat(name) for name in state.names]
+    for k, spec in bots.items():
+        seat = seats[int(k)]
+        seat.agent, seat.spec = make_agent(spec, state.game.id), spec
+    return seats
+
+
+def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None, Any]:
+    """The saved game to go on with: its state, its undo count, its seed and its bots."""
     from pyramids.engine.records import replay
 
     assert request.resume is not None
@@ -94,7 +112,7 @@ def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None]:
         raise fail(
             _("{path} is a finished game: see it with pyramids replay", path=str(request.resume))
         )
-    return state, int(record.get("undos", 0)), state.seed
+    return state, int(record.get("undos", 0)), state.seed, record.get("bots", {})
 
 
 def start_play(request: PlayRequest) -> None:
@@ -107,12 +125,15 @@ def start_play(request: PlayRequest) -> None:
     undos = 0
     try:
         if request.resume is not None:
-            state, undos, seed = _resumed(request)
+            state, undos, seed, bots = _resumed(request)
             game_id = state.game.id
-            seats = _seats(state.players, request.bots, request.agent, game_id)
-            for seat, name in zip(seats, state.names, strict=True):
-                if seat.agent is None:
-                    seat.name = name
+            if request.bots or request.agent is not None:  # the command line says who plays
+                seats = _seats(state.players, request.bots, request.agent, game_id)
+                for seat, name in zip(seats, state.names, strict=True):
+                    if seat.agent is None:
+                        seat.name = name
+            else:  # the same seats as when it was saved
+                seats = _saved_seats(state, bots)
         else:
             g = get_game(request.game)
             game_id = g.id
@@ -145,6 +166,9 @@ def start_play(request: PlayRequest) -> None:
             path=str(request.resume),
             ply=state.ply,
         )
+    elif request.solvable:  # not deal `seed` itself: the first winnable deals from it on
+        said = _("the winnable deals above. Type 'help' for the commands.")
+        seed = None  # `play --seed` would deal another game: no "same deal again" line
     else:
         said = _("seed/deal {seed}. Type 'help' for the commands.", seed=seed)
     con.print(Text.assemble((title, "bold"), " — ", said))

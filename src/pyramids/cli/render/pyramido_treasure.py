@@ -128,7 +128,7 @@ def key(view: dict[str, Any]) -> list[tuple[Any, str]]:
 def status_text(view: dict[str, Any]) -> Text:
     """Who does what now: the current search or the event being resolved."""
     if view["is_over"]:
-        return Text(_("Game over ({end}).", end=view["end"] or _("finished")), style="bold")
+        return Text(ending(view) or _("Game over."), style="bold")  # why, in words
     names = view["names"]
     who = names[view["current_player"]]
     search = view["search"]
@@ -264,7 +264,7 @@ def board(view: dict[str, Any]) -> RenderableType:
 
 def summary(view: dict[str, Any]) -> Table:
     """Final table: cards, points and places."""
-    table = Table(title=_("Result ({end})", end=view["end"]))
+    table = Table(title=_("Result"))  # why it ended is said above the table, in words
     for col in (_("Place"), _("Player"), _("Cards"), _("Points")):
         table.add_column(col)
     order = sorted(range(view["players"]), key=lambda p: view["ranking"][p])
