@@ -124,7 +124,7 @@ def error_line(result: Any, label: str = "Error:") -> str:
 
 def test_the_command_line_shows_players_errors_in_the_players_language() -> None:
     line = error_line(runner.invoke(app, ["play", "piramides", "--players", "3"]))
-    assert line == "Error: piramides is played by exactly 1 players, not 3"
+    assert line == "Error: piramides is a solitaire: one player, not 3"
     line = error_line(runner.invoke(app, ["simulate", "pyramideto", "--players", "1"]))
     assert line == "Error: pyramideto is played by 2 to 4 players, not 1"
     # rendered from the error's template through the catalog, not from str(err)
@@ -158,6 +158,10 @@ def test_the_command_line_counts_review_seats_from_one(tmp_path: Path) -> None:
     path.write_text(json.dumps(state.record()), encoding="utf-8")
     result = runner.invoke(app, ["review", str(path), "--seat", "3", "--budget", "8"])
     assert error_line(result) == "Error: --seat 3: the game has 2 players"
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({**state.record(), "format_version": None}), encoding="utf-8")
+    result = runner.invoke(app, ["review", str(broken)])
+    assert "format_version: " in error_line(result)  # the field, as replay names it
 
 
 # -- import errors: third-party packages only ----------------------------------------------

@@ -205,3 +205,25 @@ def test_end_of_game_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> No
         shot(page, "piramides-phone-summary")
     finally:
         context.close()
+
+
+def test_a_golf_breakdown_shows_only_what_golf_scores(page: Any, web: LiveServer) -> None:
+    """Golf scores the cards left, not runs, stock or jokers: no columns of those."""
+    room = create(
+        web.url,
+        game="piramides",
+        seed=3,
+        seats=[{"kind": "bot", "agent": "greedy"}],
+        variant={"layout": "golf"},
+    )
+    wait_over(web.url, room["room"])
+    page.goto(f"{web.url}/#/room/{room['room']}")
+    page.wait_for_selector("dialog#summary[open] .piramides-breakdown table")
+    heads = page.eval_on_selector_all(
+        ".piramides-breakdown thead th", "ns => ns.map(n => n.textContent)"
+    )
+    assert heads == ["Round", "Cleared", "Total"]
+    cells = page.eval_on_selector_all(
+        ".piramides-breakdown tbody tr:first-child > *", "ns => ns.map(n => n.textContent)"
+    )
+    assert len(cells) == 3 and cells[1] in ("yes", "no")

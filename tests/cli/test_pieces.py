@@ -112,7 +112,7 @@ def test_events_tell_rounds_floors_goals_and_news() -> None:
     assert any("Mino bonus +" in x for x in told)
     state = pyramids.new_game("pyramideto", players=2, seed=4)
     _, told = _play_until(state, lambda v, t: any("displays" in x for x in t))
-    assert any("frame): 1 goals shown." in x for x in told)
+    assert any("frame); goals shown: 1." in x for x in told)
     state = pyramids.new_game("pyramido-treasure", players=2, seed=4)
     _, told = _play_until(state, lambda v, t: any(" draws " in x and "deck 2" in x for x in t))
     assert told
@@ -294,3 +294,27 @@ def test_every_terminal_message_is_a_catalog_entry() -> None:
         "the best move, by solving N sampled stock orders (score: best points, not clearing)",
     ):
         assert message in ids
+
+
+@pytest.mark.parametrize(
+    ("layout", "shown", "left_out"),
+    [
+        ("golf", ["Round", "Cleared", "Total"], ["Cards", "Stock", "Jokers", "+50"]),
+        ("tripeaks", ["Cards", "Stock", "Cleared"], ["Jokers"]),
+        ("pyramid", ["Cards", "Stock", "Jokers", "Cleared"], []),
+    ],
+)
+def test_the_score_table_has_the_columns_its_layout_scores(
+    layout: str, shown: list[str], left_out: list[str]
+) -> None:
+    """Golf scores the cards left, not runs; tripeaks has no jokers: no columns of zeros."""
+    state = pyramids.new_game("piramides", seed=3, layout=layout)
+    agent, rng = make_agent("greedy", "piramides"), Rng(1)
+    while not state.is_over:
+        state.play(agent.choose(state, rng))
+    console = Console(width=100, record=True, color_system=None)
+    console.print(game_hooks("piramides").summary(state.view(0)))
+    text = console.export_text()
+    assert all(word in text for word in shown), text
+    assert not any(word in text for word in left_out), text
+    assert str(state.scores()[0]) in text

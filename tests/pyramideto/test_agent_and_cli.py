@@ -79,7 +79,7 @@ def test_render_tells_the_seat_where_its_exchanged_card_is() -> None:
     play(state, "x watermelon")
     hooks = game_hooks("pyramideto")
     shown = text_of(hooks.render(state.view(0)))
-    assert "You put watermelon under the deck; it is now 1st from the bottom" in shown
+    assert "You put Watermelon under the deck; it is now 1st from the bottom" in shown  # its name
     assert "You put" not in text_of(hooks.render(state.view(1)))
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pyramids.cli.common import _, fail, get_console, progress_bar, reason
+from pyramids.cli.common import _, fail, get_console, progress_bar, record_reason, tr
 
 if TYPE_CHECKING:
     from pyramids.review import Decision, Review
@@ -255,14 +255,16 @@ def run_review(
         try:
             result = review(file, seat, budget, seed=seed, jobs=jobs, progress=tick)
         except SeatError as e:  # the engine counts seats from 0, --seat from 1
-            message = _(
-                "--seat {number}: the game has {count} players",
+            message = tr().ngettext(
+                "--seat {number}: the game has {n} player",
+                "--seat {number}: the game has {n} players",
+                int(e.params["count"]),
                 number=(seat or 0) + 1,
-                count=e.params["count"],
             )
             raise fail(message) from None
         except PyramidsError as e:
-            message = _("cannot review {path}: {reason}", path=str(file), reason=reason(e))
+            # the field first, as replay says it (format_version: missing)
+            message = _("cannot review {path}: {reason}", path=str(file), reason=record_reason(e))
             raise fail(message) from None
     title = _(
         "Review of {path}: {game}, {players} (budget {budget}, {seconds} s)",

@@ -24,9 +24,9 @@ rendering is its own, then ``": "``, then the cause's.
 ... except pyramids.PyramidsError as e:
 ...     err = e
 >>> err.code, err.params["players"], str(err)
-('player-count', 3, 'piramides is played by exactly 1 players, not 3')
->>> err.render({err.template: "{game_id}: {count}, ne {players}"}.get)
-'piramides: 1, ne 3'
+('player-count', 3, 'piramides is a solitaire: one player, not 3')
+>>> err.render({err.template: "{game_id}: ne {players}"}.get)
+'piramides: ne 3'
 """
 
 from __future__ import annotations

@@ -83,6 +83,13 @@ class Game(ABC, Generic[M]):
             or not self.min_players <= players <= self.max_players
         ):
             given = players if type(players) is int else repr(players)
+            if self.max_players == 1:  # "exactly 1 players" reads wrong; a plural has no place
+                raise PlayersError(
+                    "{game_id} is a solitaire: one player, not {players}",
+                    code="player-count",
+                    game_id=self.id,
+                    players=given,
+                )
             if self.min_players == self.max_players:
                 raise PlayersError(
                     "{game_id} is played by exactly {count} players, not {players}",

@@ -77,19 +77,27 @@ def render(view: View) -> RenderableType:
 def summary(view: View) -> Table:
     """The score of each round, part by part (shown at the end of a game)."""
     table = Table(title=_("Score by round"))
-    for col in (_("Round"), _("Cards"), _("Stock"), _("Jokers"), _("Cleared"), _("Total")):
+    # golf scores the cards left (or the stock left), not runs: only its own columns;
+    # a layout without jokers has no joker column
+    golf = view["layout"] == "golf"
+    jokers = view["layout"] == "pyramid" and view["variant"].get("jokers_per_round", 0) > 0
+    columns = [_("Round")]
+    if not golf:
+        columns += [_("Cards"), _("Stock"), *([_("Jokers")] if jokers else [])]
+    columns += [_("Cleared"), _("Total")]
+    for col in columns:
         table.add_column(col, justify="right")
     for r in view["round_scores"]:
-        table.add_row(
-            str(r["round"]),
-            f"+{r['cards']}",
-            f"-{5 * r['stock_cards']} ({r['stock_cards']})",
-            f"-{50 * r['jokers']} ({r['jokers']})",
-            "+50" if r["cleared"] else _("no"),
-            str(r["total"]),
-        )
+        parts = [str(r["round"])]
+        if not golf:
+            parts += [f"+{r['cards']}", f"-{5 * r['stock_cards']} ({r['stock_cards']})"]
+            if jokers:
+                parts.append(f"-{50 * r['jokers']} ({r['jokers']})")
+        cleared = _("yes") if golf else "+50"
+        parts += [cleared if r["cleared"] else _("no"), str(r["total"])]
+        table.add_row(*parts)
     score = Text(_("Score"), style="bold")
-    table.add_row("", "", "", "", score, Text(str(view["scores"][0]), style="bold"))
+    table.add_row(*[""] * (len(columns) - 2), score, Text(str(view["scores"][0]), style="bold"))
     return table
 
 

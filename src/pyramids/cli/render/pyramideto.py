@@ -194,7 +194,7 @@ def remembered_lines(view: View) -> list[str]:
         lines.append(
             _(
                 "You put {card} under the deck; it is now {places}",
-                card=fact["card"],
+                card=tr().name("goal", fact["card"]),
                 places=_(" or ").join(places),
             )
         )
@@ -277,7 +277,7 @@ def events(before: View, after: View) -> list[str]:
             if card["id"] not in known:
                 out.append(
                     _(
-                        "{player} displays {goal} ({frame} frame): {n} goals shown.",
+                        "{player} displays {goal} ({frame} frame); goals shown: {n}.",
                         player=after["names"][seat],
                         goal=goal_name(card),
                         frame=frame_colour(card["frame"]),

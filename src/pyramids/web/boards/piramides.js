@@ -276,18 +276,21 @@ export function render(root, ctx) {
 export function summary(v) {
   const rows = v.round_scores || [];
   const total = rows.reduce((s, r) => s + r.total, 0);
+  // golf scores the cards left (or the stock left), not runs: only its own columns;
+  // a layout without jokers has no joker column
+  const golf = v.layout === "golf";
+  const jokers = v.layout === "pyramid" && (v.variant?.jokers_per_round ?? 0) > 0;
+  const head = [t("Round"), ...(golf ? [] : [t("Cards"), t("Stock"), ...(jokers ? [t("Jokers")] : [])]), t("Cleared"), t("Total")];
   return el("div", { class: "piramides-breakdown" },
     el("table", { class: "breakdown" },
       el("caption", {}, t("Points round by round")),
-      el("thead", {}, el("tr", {},
-        el("th", { scope: "col" }, t("Round")), el("th", { scope: "col" }, t("Cards")), el("th", { scope: "col" }, t("Stock")),
-        el("th", { scope: "col" }, t("Jokers")), el("th", { scope: "col" }, t("Cleared")), el("th", { scope: "col" }, t("Total")))),
+      el("thead", {}, el("tr", {}, head.map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, rows.map((r) => el("tr", {},
         el("th", { scope: "row" }, number(r.round)),
-        el("td", {}, signed(r.cards)),
-        el("td", { title: tn("{n} card turned", "{n} cards turned", r.stock_cards) }, signed(-5 * r.stock_cards)),
-        el("td", { title: tn("{n} joker", "{n} jokers", r.jokers) }, signed(-50 * r.jokers)),
-        el("td", {}, r.cleared ? signed(50) : t("no")),
+        golf ? null : el("td", {}, signed(r.cards)),
+        golf ? null : el("td", { title: tn("{n} card turned", "{n} cards turned", r.stock_cards) }, signed(-5 * r.stock_cards)),
+        jokers ? el("td", { title: tn("{n} joker", "{n} jokers", r.jokers) }, signed(-50 * r.jokers)) : null,
+        el("td", {}, r.cleared ? (golf ? t("yes") : signed(50)) : t("no")),
         el("td", { class: "num" }, number(r.total))))),
-      el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: 5 }, t("Game total")), el("td", { class: "num" }, number(total))))));
+      el("tfoot", {}, el("tr", {}, el("th", { scope: "row", colspan: head.length - 1 }, t("Game total")), el("td", { class: "num" }, number(total))))));
 }
