@@ -18,7 +18,7 @@ def test_unknown_game_lists_the_known_ones() -> None:
 
 
 def test_player_counts_are_checked() -> None:
-    with pytest.raises(ValueError, match="exactly 1"):
+    with pytest.raises(ValueError, match="a solitaire: one player"):
         pyramids.new_game("piramides", players=2)
 
 
