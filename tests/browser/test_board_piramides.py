@@ -227,3 +227,5 @@ def test_a_golf_breakdown_shows_only_what_golf_scores(page: Any, web: LiveServer
         ".piramides-breakdown tbody tr:first-child > *", "ns => ns.map(n => n.textContent)"
     )
     assert len(cells) == 3 and cells[1] in ("yes", "no")
+    status = page.inner_text("#status")  # golf has no runs, an ended game no next card
+    assert "stock" in status and "next card" not in status

@@ -242,3 +242,27 @@ def test_generic_board_shows_the_view_and_every_legal_move(page: Any, web: LiveS
     played, text = clicked
     assert played == ["x card"]
     assert "Stacks" in text and "Deck" in text and "Sr, Mr" in text
+
+
+def test_a_wrong_seat_link_or_an_early_replay_offers_the_game_to_watch(
+    page: Any, web: LiveServer
+) -> None:
+    """No dead end: a seat link whose token is wrong, or the replay of a game still being
+    played, says why and offers to watch the game, not only the lobby."""
+    room = create(
+        web.url,
+        game="pyramideto",
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}],
+        seed=3,
+    )
+    page.goto(f"{web.url}/#/room/{room['room']}?token=WRONG")
+    page.wait_for_selector("#watch-game")
+    assert "token" in page.inner_text(".error")
+    page.click("#watch-game")
+    page.wait_for_selector("#conn")
+    assert "watching" in page.inner_text("#conn")
+    page.goto(f"{web.url}/#/replay/{room['room']}")
+    page.wait_for_selector("#watch-game")
+    page.click("#watch-game")
+    page.wait_for_selector("#conn")
+    assert "watching" in page.inner_text("#conn")

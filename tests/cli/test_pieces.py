@@ -318,3 +318,26 @@ def test_the_score_table_has_the_columns_its_layout_scores(
     assert all(word in text for word in shown), text
     assert not any(word in text for word in left_out), text
     assert str(state.scores()[0]) in text
+
+
+def test_the_status_line_keeps_each_part_whole_and_only_what_the_layout_has() -> None:
+    """At 60 columns "Run 0 (next card +5)" broke between "next" and "card"."""
+    from pyramids.cli.render.piramides import status_line
+
+    def lines(view: dict[str, Any], width: int) -> list[str]:
+        console = Console(width=width, record=True, color_system=None)
+        console.print(status_line(view))
+        return [line.strip() for line in console.export_text().splitlines()]
+
+    view = pyramids.new_game("piramides", seed=1).view(0)
+    narrow = lines(view, 40)
+    for part in ("Stock 23", "Jokers 1", "Round 1/5", "Run 0 (next card +5)", "Score 0"):
+        assert any(part in line for line in narrow), (part, narrow)
+    assert len(narrow) > 1  # it did wrap
+    golf = " ".join(lines(pyramids.new_game("piramides", seed=1, layout="golf").view(0), 100))
+    assert "Stock" in golf and "Jokers" not in golf and "Run" not in golf
+    over = pyramids.new_game("piramides", seed=1, rounds=1)
+    agent, rng = make_agent("greedy", "piramides"), Rng(1)
+    while not over.is_over:
+        over.play(agent.choose(over, rng))
+    assert "next card" not in " ".join(lines(over.view(0), 100))

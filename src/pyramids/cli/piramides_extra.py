@@ -18,6 +18,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
@@ -79,18 +80,18 @@ def render_spread(view: dict[str, Any]) -> RenderableType:
             first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
             line.append(f"{first}..{last}", style="dim")
         lines.append(line)
-    status = Table.grid(padding=(0, 2))
     layout = tr().name("layout", view["layout"])
     if not view["variant"].get("wrap", True):
         layout = _("{layout} (no wrap)", layout=layout)
-    status.add_row(
+    parts = [
         Text(_("Waste") + " ") + _card(view["waste"], True),
         Text(_("Stock {n}", n=view["stock"])),
         Text(_("Layout {layout}", layout=layout)),
-        Text(_("Run {run}", run=view["run"])) if not golf else Text(""),
+        *([] if golf else [Text(_("Run {run}", run=view["run"]))]),  # golf scores no runs
         Text(_("Score {score}", score=view["scores"][0]), style="bold"),
-    )
-    return Group(*lines, Text(""), status)
+    ]
+    # whole parts move to the next line in a narrow terminal (see render.piramides.status_line)
+    return Group(*lines, Text(""), Columns(parts, padding=(0, 2)))
 
 
 def position_seed(view: dict[str, Any]) -> int:

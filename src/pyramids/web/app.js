@@ -88,7 +88,14 @@ class App {
       if (done) this.cleanup = done;
     } catch (e) {
       if (mine !== this.routes) return;
-      add(main, el("p", { class: "error", role: "alert" }, e.message || String(e)), el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
+      // a way on where there is one: a game whose replay is not ready yet, or whose seat
+      // link has a wrong token, can still be watched (a link without a token: a spectator)
+      const code = e.error?.code;
+      const watchable = (parts[0] === "replay" && code === "not-finished") || (parts[0] === "room" && code === "bad-token");
+      const game = watchable ? `#/room/${encodeURIComponent(parts[1])}` : null;
+      add(main, el("p", { class: "error", role: "alert" }, e.message || String(e)),
+        game ? el("p", {}, el("a", { href: game, id: "watch-game" }, t("Watch this game"))) : null,
+        el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
     }
   }
 

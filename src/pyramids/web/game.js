@@ -179,8 +179,10 @@ export class GameScreen {
     this.highlight = new Set(placesIn([err.params && Object.values(err.params), err.move]));
     if (!this.current()) {
       // nothing to show yet (a wrong link, a game this server does not have)
+      // a seat link with a wrong token: the game can still be watched (no token: a spectator)
+      const watch = err.code === "bad-token" ? el("p", {}, el("a", { href: `#/room/${encodeURIComponent(this.roomId)}`, id: "watch-game" }, t("Watch this game"))) : null;
       fill(this.boardRoot, el("p", { class: "error", id: "last-error", role: "alert" }, err.reason),
-        el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
+        watch, el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
       return;
     }
     // the side panel's copy is below the board on a phone, out of sight: say it where it is seen

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -31,24 +32,36 @@ def card_text(name: str | None, *, free: bool = True) -> Text:
     return Text(f"{label:>3}", style=style + (" reverse" if free else ""))
 
 
-def status_line(view: View) -> Table:
-    """Waste, stock, jokers, round, run and score in one row."""
-    status = Table.grid(padding=(0, 2))
-    status.add_row(
+def status_line(view: View) -> Columns:
+    """Waste, stock, jokers, round, run and score, each part whole.
+
+    Only what the layout has: golf scores no runs and has no jokers, tripeaks
+    has no jokers, one round needs no round count, and an ended game has no next
+    card. Why :class:`~rich.columns.Columns`: a narrow terminal, or a language
+    with longer words, moves a whole part to the next line instead of breaking
+    "Stock 23" between its label and its count.
+    """
+    layout = view.get("layout", "pyramid")
+    parts = [
         Text(_("Waste") + " ") + card_text(view["waste"]),
         Text(_("Stock {n}", n=view["stock"])),
-        Text(_("Jokers {n}", n=view["jokers_left"])),
-        Text(_("Round {round}/{rounds}", round=view["round"], rounds=view["rounds"])),
-        Text(
-            _(
-                "Run {run} (next card +{points})",
-                run=view["run"],
-                points=view["next_card_points"],
+    ]
+    if layout == "pyramid":
+        parts.append(Text(_("Jokers {n}", n=view["jokers_left"])))
+    if view["rounds"] > 1:
+        parts.append(Text(_("Round {round}/{rounds}", round=view["round"], rounds=view["rounds"])))
+    if layout != "golf" and not view["is_over"]:
+        parts.append(
+            Text(
+                _(
+                    "Run {run} (next card +{points})",
+                    run=view["run"],
+                    points=view["next_card_points"],
+                )
             )
-        ),
-        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
-    )
-    return status
+        )
+    parts.append(Text(_("Score {score}", score=view["scores"][0]), style="bold"))
+    return Columns(parts, padding=(0, 2))
 
 
 def render(view: View) -> RenderableType:

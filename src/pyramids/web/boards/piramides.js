@@ -85,7 +85,8 @@ export function status(v) {
   const parts = [];
   if (v.rounds > 1) parts.push(t("Round {round} of {rounds}", { round: number(v.round), rounds: number(v.rounds) }));
   parts.push(tn("stock: {n} card", "stock: {n} cards", v.stock));
-  parts.push(t("next card {points}", { points: signed(v.next_card_points) }));
+  // golf scores no runs, and an ended game has no next card
+  if (v.layout !== "golf" && !v.is_over) parts.push(t("next card {points}", { points: signed(v.next_card_points) }));
   if (v.layout === "pyramid" || v.jokers_left > 0) parts.push(tn("{n} joker left", "{n} jokers left", v.jokers_left));
   return parts.join(" · ");
 }
