@@ -24,14 +24,32 @@ def piramides_one_move_clears() -> dict[str, Any]:
     joker is left: the chance is exactly 1 for B1 and 0 for the stock, in
     every deal of the unseen cards.
     """
-    top = {"A1": "9C", "B1": "7C", "B2": "8C", "C3": "6C"}
+    return _last_three("8C")
+
+
+def piramides_nothing_clears() -> dict[str, Any]:
+    """The same round with 5♣ at B2 (8♣ gone earlier): no move can clear it any more.
+
+    B1 (7♣) or B2 (5♣) fits the waste 6♣, but either leaves the other unplayable,
+    and the stock holds only Kings: three legal moves, none that clears, in
+    every deal of the unseen cards.
+    """
+    return _last_three("5C")
+
+
+def _last_three(b2: str) -> dict[str, Any]:
+    """The record of a round played down to A1 9♣, B1 7♣, B2 ``b2`` on the waste 6♣."""
+    top = {"A1": "9C", "B1": "7C", "B2": b2, "C3": "6C"}
     low = ["6D", "6H", "6S", "7D", "7H", "7S", "8D", "8H", "8S", "9D", "9H", "9S"]
+    if b2 != "8C":
+        low.append("8C")  # seen and gone, with the other low cards
     tail = ["KC", "KD", "KH"]
     taken = set(top.values()) | set(low) | set(tail)
     others = [card_name(c) for c in range(52) if card_name(c) not in taken]
-    lower = iter(low + others[:12])  # the 24 other cards of rows C to G
+    filler = 24 - len(low)
+    lower = iter(low + others[:filler])  # the 24 other cards of rows C to G
     pyramid = [top[label] if label in top else next(lower) for label in PYRAMID.labels]
-    deal_cards = pyramid + others[12:] + tail  # then the first waste and 20 stock cards
+    deal_cards = pyramid + others[filler:] + tail  # then the first waste and 20 stock cards
     rows = [lab for row in "GFEDC" for lab in PYRAMID.labels if lab[0] == row and lab != "C3"]
     moves = ["draw"] * 20
     for label in [*rows, "C3"]:

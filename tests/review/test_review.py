@@ -42,6 +42,7 @@ from tests.pyramideto.helpers import deal
 from tests.review.positions import (
     PYRAMIDETO_WIN,
     PYRAMIDO_WIN,
+    piramides_nothing_clears,
     piramides_one_move_clears,
     pyramideto_immediate_win,
     pyramido_last_placement,
@@ -55,6 +56,17 @@ def last(record: dict[str, Any]) -> State[Any]:
 
 
 # -- hand-made positions whose best move is known -------------------------------------
+
+
+def test_piramides_a_round_that_nothing_clears_is_not_graded() -> None:
+    """Every move would lose nothing: grading them "good" made a lost game read as
+    near-perfect accuracy."""
+    state = last(piramides_nothing_clears())
+    assert isinstance(state, PiramidesState) and len(state.legal_moves()) == 3
+    exact = solve(position_of(state), "clear", each_move=True).per_move
+    assert exact and all(v != WIN for v in exact.values())
+    for move in state.legal_moves():
+        assert review_move(state, move, "quick") is None
 
 
 def test_piramides_the_only_clearing_move_is_good_the_others_are_flagged() -> None:

@@ -38,7 +38,13 @@ def decision(
     seed: int,
     thresholds: Thresholds,
 ) -> Decision | None:
-    """The review of playing ``move`` in ``state`` (``None`` when it was the only legal move)."""
+    """The review of playing ``move`` in ``state``; ``None`` when there was nothing to choose.
+
+    Nothing to choose: one legal move, or no move clears the round in any sampled
+    deal. Why the second: the round is then lost whatever is played, every move
+    would grade "good", and a game lost early would read as near-perfect
+    accuracy. The "what was possible" line says when the round was lost.
+    """
     legal = state.legal_moves()
     if len(legal) < 2:
         return None
@@ -62,6 +68,8 @@ def decision(
     chances = {c: _mean(v) for c, v in outcomes.items()}
     played = move_to_code(move)
     top = max(chances.values())
+    if top == 0:
+        return None
     # on a tie the move played is the best: it lost nothing
     best = played if chances[played] >= top else max(codes, key=lambda c: chances[c])
     diffs = [
