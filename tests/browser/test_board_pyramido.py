@@ -240,6 +240,44 @@ def test_explain_tells_the_floor_score_and_who_starts(page: Any, web: LiveServer
     assert f"{starter} starts floor 2 (lowest score on floor 1)." in scored
 
 
+def test_explain_tells_what_another_seat_laid_when_its_turn_ends(
+    page: Any, web: LiveServer
+) -> None:
+    """A bot's turn is several quick steps: "What happened" says what it laid."""
+    from pyramids import new_game
+    from pyramids.ai.registry import make_agent
+    from pyramids.engine.rng import Rng
+
+    agent, rng = make_agent("greedy", "pyramido"), Rng(5)
+    state = new_game("pyramido", players=2, seed=5)
+    pairs = []  # (before, after, mover) of every step, seen from seat 0
+    while not state.is_over and len(pairs) < 40:
+        before, mover = state.view(0), state.current_player
+        state.play(agent.choose(state, rng))
+        pairs.append((before, state.view(0), mover))
+    page.goto(f"{web.url}/")
+    page.wait_for_selector(".game-choice")
+    told: list[list[str]] = page.evaluate(
+        f"""async () => {{
+            const board = await import('/static/boards/pyramido.js');
+            return {json.dumps([[b, a] for b, a, _ in pairs])}.map(([b, a]) => board.explain(a, b));
+        }}"""
+    )
+    ends = [
+        i
+        for i, (b, a, mover) in enumerate(pairs)
+        if mover == 1 and (a["turn"] or {}).get("player") != 1 and b["turn"]["placed"]
+    ]
+    assert ends, "seat 1 ended no turn with a domino in 40 steps"
+    for i, lines in enumerate(told):
+        laid = [x for x in lines if " laid a domino on " in x]
+        if i in ends:
+            cells = "–".join(pairs[i][0]["turn"]["placed"]["cells"])
+            assert laid == [f"{pairs[i][0]['names'][1]} laid a domino on {cells}."], lines
+        else:
+            assert not laid, (i, lines)  # not for seat 0's own turns, nor mid-turn
+
+
 def later_views() -> dict[str, Any]:
     """Views of seat 0 (with its legal moves) later in greedy games: floor 3, a card step."""
     from pyramids import new_game

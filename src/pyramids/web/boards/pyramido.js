@@ -560,6 +560,15 @@ export function explain(view, prev) {
   if (!prev || !view || !view.pyramids || !prev.pyramids) return [];
   const names = view.names || view.pyramids.map((_, i) => t("Player {n}", { n: i + 1 }));
   const lines = [];
+  // another seat's turn just ended: what it laid (its steps are too quick to follow on the board)
+  const ended = prev.turn && prev.turn.player !== null && prev.turn.player !== undefined
+    && (view.turn?.player !== prev.turn.player || view.floor !== prev.floor || view.is_over)
+    && prev.turn.player !== view.viewer;
+  if (ended && prev.turn.placed) {
+    lines.push(t("{name} laid a domino on {cells}.", { name: names[prev.turn.player], cells: prev.turn.placed.cells.join("–") }));
+  } else if (ended && prev.turn.fill_cards_laid) {
+    lines.push(t("{name} laid cards on empty cells: no domino fitted.", { name: names[prev.turn.player] }));
+  }
   view.pyramids.forEach((p, i) => {
     if (p.out && !prev.pyramids[i]?.out) lines.push(t("{name} is out: no domino fits and fewer than 2 cards are left.", { name: names[i] }));
   });
