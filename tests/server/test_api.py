@@ -274,6 +274,15 @@ def test_rest_errors_have_codes_and_change_nothing(live: LiveServer) -> None:
             400,
             "bad-message",
         ),
+        # an unknown field is refused, not dropped: the move is not played (_unchanged)
+        (
+            HTTP.post(
+                f"{live.url}/api/rooms/{rid}/moves",
+                json={"token": tokens[to_move], "move": legal[0], "version": 0, "bogus": 1},
+            ),
+            400,
+            "bad-message",
+        ),
         (move(live.url, "nosuchroom", tokens[0], legal[0], 0), 404, "unknown-room"),
         (move(live.url, rid, "wrong-token", legal[0], 0), 403, "bad-token"),
         (move(live.url, rid, tokens[waiting], legal[0], 0), 409, "not-your-turn"),

@@ -239,7 +239,13 @@ _NEW_ROOM_REFUSALS = {
 
 
 class _SeatBody(Input):
-    """A body that acts for a seat: its secret ``token`` (``null``: a spectator)."""
+    """A body that acts for a seat: its secret ``token`` (``null``: a spectator).
+
+    Unknown fields are refused, as a new room's are: a client that sends a field
+    the server does not know learns it at once, instead of it being dropped.
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
     token: str | None
 
@@ -248,6 +254,13 @@ class _SeatBody(Input):
         field, kind = _field(problem), problem["type"]
         if kind == "model_type" and not field:
             return ProtocolError("bad-message", "the request body must be a JSON object")
+        if kind == "extra_forbidden":
+            return ProtocolError(
+                "bad-message",
+                "unknown field {field}; this request takes {fields}",
+                field=shown(field),
+                fields=", ".join(sorted(cls.model_fields)),
+            )
         if kind == "missing":
             return ProtocolError("bad-message", "the request needs {key}", key=repr(field))
         if field == "version":
