@@ -175,7 +175,14 @@ def test_resume_seats_the_saved_bots_again(tmp_path: Path) -> None:
     assert "Bot 1>" not in result.output and "Pass the screen" not in result.output
     record = json.loads(path.read_text())
     assert len(record["moves"]) == 4 and record["bots"] == {"1": "greedy"}  # the bot answered
-    for bad in ({"1": 3}, {"7": "greedy"}, {"1": "nobody"}):
+    # --agent alone keeps the saved bot's seat, played by that agent
+    result = runner.invoke(
+        app, ["play", "--resume", str(path), "--agent", "random"], input="moves\n1\n"
+    )
+    assert result.exit_code == 0 and "Pass the screen" not in result.output, result.output
+    record = json.loads(path.read_text())
+    assert len(record["moves"]) == 6 and record["bots"] == {"1": "random"}
+    for bad in ({"1": 3}, {"7": "greedy"}, {"1": "nobody"}, {"²": "greedy"}):
         broken = tmp_path / "broken.json"
         broken.write_text(json.dumps({**record, "bots": bad}))
         result = runner.invoke(app, ["play", "--resume", str(broken)])

@@ -266,3 +266,16 @@ def test_a_wrong_seat_link_or_an_early_replay_offers_the_game_to_watch(
     page.click("#watch-game")
     page.wait_for_selector("#conn")
     assert "watching" in page.inner_text("#conn")
+    # a token this browser kept that the game refuses: forgotten, and the game watched
+    page.evaluate(
+        "(room) => localStorage.setItem('pyramids.rooms', JSON.stringify("
+        "{[room]: {tokens: {0: 'WRONG'}, links: {}}}))",
+        room["room"],
+    )
+    page.goto(f"{web.url}/#/lobby")
+    page.goto(f"{web.url}/#/room/{room['room']}")
+    page.wait_for_selector("#watch-game")
+    page.click("#watch-game")
+    page.wait_for_selector("#conn")
+    assert "watching" in page.inner_text("#conn")
+    assert "WRONG" not in page.evaluate("localStorage.getItem('pyramids.rooms') || ''")

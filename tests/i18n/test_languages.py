@@ -16,6 +16,7 @@ from pyramids.i18n import (
     check_language,
     from_environment,
     negotiate,
+    numbers,
     translator,
 )
 
@@ -110,6 +111,20 @@ def test_numbers_are_written_as_babel_writes_them(lang: str, value: float) -> No
     tr = translator(lang)
     assert tr.number(value) == format_decimal(value, locale=lang)
     assert tr.percent(value / 1000) == format_percent(value / 1000, locale=lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@settings(deadline=None)
+@given(st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False))
+def test_fixed_decimals_are_written_as_babel_writes_them(lang: str, value: float) -> None:
+    """A column of means keeps one decimal ("12,0" beside "12,5"); no "-0,0"."""
+    from babel.numbers import format_decimal
+
+    text = numbers.fixed(value, lang)
+    expected = format_decimal(value, format="#,##0.0", locale=lang)
+    assert text == (
+        expected.replace("-", "").replace("\u2212", "") if round(value, 1) == 0 else expected
+    )
 
 
 def test_halves_round_to_even_like_babel() -> None:

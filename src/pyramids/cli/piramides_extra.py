@@ -236,7 +236,9 @@ def hint_table(session: Session, h: Hint) -> Table:
 
 def _mean_score(score: float | None) -> str:
     """A mean score to one decimal, written as the player's language writes numbers."""
-    return "?" if score is None else tr().number(round(score, 1))
+    from pyramids.i18n import numbers
+
+    return "?" if score is None else numbers.fixed(score, tr().lang)
 
 
 def advice(session: Session, h: Hint) -> str:

@@ -80,17 +80,25 @@ def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
     return seats
 
 
-def _saved_seats(state: State[Any], bots: object) -> list[Seat]:
-    """The seats of a saved game: its names, and its bots (the record's ``bots``) again."""
+def _saved_seats(state: State[Any], bots: object, agent: str | None = None) -> list[Seat]:
+    """The seats of a saved game: its names, and its bots (the record's ``bots``) again.
+
+    ``agent`` (``--agent``) plays the saved bots' seats instead of their own agents.
+    """
     from pyramids.ai.registry import make_agent
 
     if not isinstance(bots, dict) or not all(
-        isinstance(k, str) and k.isdigit() and int(k) < state.players and isinstance(v, str)
+        isinstance(k, str)
+        and k.isascii()
+        and k.isdecimal()  # not "²", which isdigit() takes and int() refuses
+        and int(k) < state.players
+        and isinstance(v, str)
         for k, v in bots.items()
     ):
         raise fail(_("the record's bots must map seat numbers to agent names"))
     seats = [Seat(name) for name in state.names]
-    for k, spec in bots.items():
+    for k, saved in bots.items():
+        spec = agent or saved
         seat = seats[int(k)]
         seat.agent, seat.spec = make_agent(spec, state.game.id), spec
     return seats
@@ -127,13 +135,13 @@ def start_play(request: PlayRequest) -> None:
         if request.resume is not None:
             state, undos, seed, bots = _resumed(request)
             game_id = state.game.id
-            if request.bots or request.agent is not None:  # the command line says who plays
+            if request.bots:  # the command line says how many bots, and which
                 seats = _seats(state.players, request.bots, request.agent, game_id)
                 for seat, name in zip(seats, state.names, strict=True):
                     if seat.agent is None:
                         seat.name = name
-            else:  # the same seats as when it was saved
-                seats = _saved_seats(state, bots)
+            else:  # the seats as saved (their bots played by --agent, if given)
+                seats = _saved_seats(state, bots, request.agent)
         else:
             g = get_game(request.game)
             game_id = g.id

@@ -50,7 +50,9 @@ def _group(digits: str, separator: str, size: int = 3) -> str:
     return separator.join(parts)
 
 
-def _render(value: Decimal, fraction_digits: int, entry: dict[str, Any], kind: str) -> str:
+def _render(
+    value: Decimal, fraction_digits: int, entry: dict[str, Any], kind: str, keep: bool = False
+) -> str:
     negative = value.is_signed()  # before rounding, as Babel: -0.0001 is "-0"
     if value.is_nan():
         number = "NaN"
@@ -61,7 +63,8 @@ def _render(value: Decimal, fraction_digits: int, entry: dict[str, Any], kind: s
         rounded = abs(value).quantize(step, rounding=ROUND_HALF_EVEN)
         whole, _, fraction = f"{rounded:f}".partition(".")
         number = _group(whole, entry["group"])
-        fraction = fraction.rstrip("0")
+        if not keep:
+            fraction = fraction.rstrip("0")
         if fraction:
             number += entry["decimal"] + fraction
     affixes = entry[f"{kind}_pattern"]
@@ -72,6 +75,19 @@ def _render(value: Decimal, fraction_digits: int, entry: dict[str, Any], kind: s
 def decimal(value: float | Decimal, lang: str) -> str:
     """``value`` with up to three decimals, grouped by thousands (``1 234,5`` in Czech)."""
     return _render(_as_decimal(value), 3, _entry(lang), "decimal")
+
+
+def fixed(value: float | Decimal, lang: str, digits: int = 1) -> str:
+    """``value`` with exactly ``digits`` decimals (``12,0`` and ``12,5`` in Czech).
+
+    For figures shown in a column, where ``12`` beside ``12,5`` reads as a
+    different kind of number. A value that rounds to zero is written without a
+    sign (not ``-0,0``).
+    """
+    number = _as_decimal(value)
+    if abs(number).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN) == 0:
+        number = Decimal(0)
+    return _render(number, digits, _entry(lang), "decimal", keep=True)
 
 
 def percent(fraction: float | Decimal, lang: str) -> str:

@@ -128,12 +128,14 @@ MOVE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["token", "move", "version"],
     "properties": {"token": _TOKEN, "move": {"type": "string"}, "version": _VERSION},
+    "additionalProperties": False,
 }
 
 UNDO_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["token", "version"],
     "properties": {"token": _TOKEN, "version": _VERSION},
+    "additionalProperties": False,
 }
 
 TOKEN_SCHEMA: dict[str, Any] = {

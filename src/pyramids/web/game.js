@@ -2,7 +2,7 @@
 // seats on this screen, the views they got, the news log, the selection on the board) and
 // draws the board and the side panel from it.
 
-import { el, add, fill, fitLabels, toast, myRooms, rememberRoom } from "./util.js";
+import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api, SeatConnection } from "./net.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
@@ -179,8 +179,16 @@ export class GameScreen {
     this.highlight = new Set(placesIn([err.params && Object.values(err.params), err.move]));
     if (!this.current()) {
       // nothing to show yet (a wrong link, a game this server does not have)
-      // a seat link with a wrong token: the game can still be watched (no token: a spectator)
-      const watch = err.code === "bad-token" ? el("p", {}, el("a", { href: `#/room/${encodeURIComponent(this.roomId)}`, id: "watch-game" }, t("Watch this game"))) : null;
+      // a seat token this browser kept that the game refuses: the game can still be
+      // watched, once the token is forgotten (without a token the page opens as a spectator)
+      const target = `#/room/${encodeURIComponent(this.roomId)}`;
+      const watchInstead = (e) => {
+        e.preventDefault();
+        forgetRoom(this.roomId);
+        if (location.hash === target) location.reload();
+        else location.hash = target;
+      };
+      const watch = err.code === "bad-token" ? el("p", {}, el("a", { href: target, id: "watch-game", onclick: watchInstead }, t("Watch this game"))) : null;
       fill(this.boardRoot, el("p", { class: "error", id: "last-error", role: "alert" }, err.reason),
         watch, el("p", {}, el("a", { href: "#/" }, t("Back to the lobby"))));
       return;

@@ -203,7 +203,8 @@ export function render(root, ctx) {
     add(layer, g);
   }
 
-  // Stock, waste and joker along the bottom, named as the notation names them.
+  // Stock, waste and joker along the bottom, by their names in the player's language
+  // (data-place keeps the notation's names: draw, waste, joker).
   const px = (width - pilesW) / 2;
   const piles = svg("g", { transform: `translate(${px} ${pileY})` });
   add(drawing, piles);

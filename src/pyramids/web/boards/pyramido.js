@@ -560,13 +560,13 @@ export function explain(view, prev) {
   if (!prev || !view || !view.pyramids || !prev.pyramids) return [];
   const names = view.names || view.pyramids.map((_, i) => t("Player {n}", { n: i + 1 }));
   const lines = [];
-  // another seat's turn just ended: what it laid (its steps are too quick to follow on the board)
-  const ended = prev.turn && prev.turn.player !== null && prev.turn.player !== undefined
-    && (view.turn?.player !== prev.turn.player || view.floor !== prev.floor || view.is_over)
-    && prev.turn.player !== view.viewer;
-  if (ended && prev.turn.placed) {
+  // another seat's turn just ended: what it laid (its steps are too quick to follow on the
+  // board). A turn's domino or fill cards stay in the view until the turn ends, so their
+  // going is the end, also when the same seat plays on (the others are out)
+  const other = prev.turn && prev.turn.player !== null && prev.turn.player !== undefined && prev.turn.player !== view.viewer;
+  if (other && prev.turn.placed && !view.turn?.placed) {
     lines.push(t("{name} laid a domino on {cells}.", { name: names[prev.turn.player], cells: prev.turn.placed.cells.join("–") }));
-  } else if (ended && prev.turn.fill_cards_laid) {
+  } else if (other && prev.turn.fill_cards_laid && !view.turn?.fill_cards_laid) {
     lines.push(t("{name} laid cards on empty cells: no domino fitted.", { name: names[prev.turn.player] }));
   }
   view.pyramids.forEach((p, i) => {
