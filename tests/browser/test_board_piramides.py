@@ -181,15 +181,21 @@ def test_explain_tells_plays_draws_and_how_a_round_ends(page: Any, web: LiveServ
     assert lines["stuck"][-1] == "Game over: 80 points"
 
 
-def test_end_of_game_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
+def bot_played(web: LiveServer, seed: int, **variant: Any) -> dict[str, Any]:
+    """A room whose game the greedy bot has played to the end (to watch its summary)."""
     room = create(
         web.url,
         game="piramides",
-        seed=0,
+        seed=seed,
         seats=[{"kind": "bot", "agent": "greedy"}],
-        variant={"rounds": 2},
+        variant=variant,
     )
     wait_over(web.url, room["room"])
+    return room
+
+
+def test_end_of_game_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
+    room = bot_played(web, 0, rounds=2)
     context = browser.new_context(viewport=PHONE, is_mobile=True)
     page = context.new_page()
     try:
@@ -209,14 +215,7 @@ def test_end_of_game_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> No
 
 def test_a_golf_breakdown_shows_only_what_golf_scores(page: Any, web: LiveServer) -> None:
     """Golf scores the cards left, not runs, stock or jokers: no columns of those."""
-    room = create(
-        web.url,
-        game="piramides",
-        seed=3,
-        seats=[{"kind": "bot", "agent": "greedy"}],
-        variant={"layout": "golf"},
-    )
-    wait_over(web.url, room["room"])
+    room = bot_played(web, 3, layout="golf")
     page.goto(f"{web.url}/#/room/{room['room']}")
     page.wait_for_selector("dialog#summary[open] .piramides-breakdown table")
     heads = page.eval_on_selector_all(

@@ -236,9 +236,7 @@ def hint_table(session: Session, h: Hint) -> Table:
 
 def _mean_score(score: float | None) -> str:
     """A mean score to one decimal, written as the player's language writes numbers."""
-    from pyramids.i18n import numbers
-
-    return "?" if score is None else numbers.fixed(score, tr().lang)
+    return "?" if score is None else tr().fixed(score)
 
 
 def advice(session: Session, h: Hint) -> str:

@@ -156,22 +156,20 @@ def run_solve(
         raise fail("--max-nodes and --max-seconds must be positive")
     if ray is not None and deals is None:
         raise fail("--ray solves ranges of deals: give --deals A..B")
-    if jokers is not None:
-        try:  # a bad count is the option's error, in a line, before any deal is solved
-            GAME.resolve_variant({"layout": layout, "jokers_per_round": jokers})
-        except PyramidsError as e:
-            raise fail(reason(e)) from None
-    if deals is not None:
-        _solve_range(
-            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts, ray
-        )
-        return
     variant: dict[str, Any] = {"layout": layout}
     if wrap is not None:
         variant["wrap"] = wrap
     if jokers is not None:
         variant["jokers_per_round"] = jokers
-    resolved = GAME.resolve_variant(variant)
+    try:  # a bad option (--jokers -1) is its error, in a line, before any deal is solved
+        resolved = GAME.resolve_variant(variant)
+    except PyramidsError as e:
+        raise fail(reason(e)) from None
+    if deals is not None:
+        _solve_range(
+            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts, ray
+        )
+        return
     eff_wrap = bool(resolved["wrap"])
     eff_jokers = int(resolved["jokers_per_round"]) if layout == "pyramid" else 0
     lay = LAYOUTS[layout]

@@ -104,6 +104,12 @@ class Translator:
 
         return numbers.decimal(value, self.lang)
 
+    def fixed(self, value: float, digits: int = 1) -> str:
+        """A number with exactly ``digits`` decimals, for a column (``12,0`` beside ``12,5``)."""
+        from pyramids.i18n import numbers
+
+        return numbers.fixed(value, self.lang, digits)
+
     def percent(self, fraction: float) -> str:
         """A share as a whole percentage (``42 %`` or ``42%``)."""
         from pyramids.i18n import numbers

@@ -100,14 +100,14 @@ def summary(view: View) -> Table:
     columns += [_("Cleared"), _("Total")]
     for col in columns:
         table.add_column(col, justify="right")
+    cleared, not_cleared = (_("yes") if golf else "+50"), _("no")
     for r in view["round_scores"]:
         parts = [str(r["round"])]
         if not golf:
             parts += [f"+{r['cards']}", f"-{5 * r['stock_cards']} ({r['stock_cards']})"]
             if jokers:
                 parts.append(f"-{50 * r['jokers']} ({r['jokers']})")
-        cleared = _("yes") if golf else "+50"
-        parts += [cleared if r["cleared"] else _("no"), str(r["total"])]
+        parts += [cleared if r["cleared"] else not_cleared, str(r["total"])]
         table.add_row(*parts)
     score = Text(_("Score"), style="bold")
     table.add_row(*[""] * (len(columns) - 2), score, Text(str(view["scores"][0]), style="bold"))
