@@ -29,6 +29,7 @@ def test_review_panel_draws_the_graph_and_goes_to_a_clicked_position(
 
     data = review(pyramideto_immediate_win(), budget=60).to_dict()
     page.goto(f"{web.url}/")
+    page.wait_for_selector(".game-choice")  # the lobby drawn first: it would replace the panel
     page.evaluate(
         """async (data) => {
             const { reviewPanel, reviewProgress, betterMoveAt } = await import("/static/review.js");
