@@ -24,6 +24,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from pyramids.i18n import N_
 from pyramids.server.protocol import MAX_BODY, ProtocolError, parse_json, shown
 
 #: seeds a room may be dealt from: 0 to 2**53 - 1, so that every client, JavaScript
@@ -61,6 +62,22 @@ class Input(BaseModel):
     def refusal(cls, problem: ErrorDetails) -> ProtocolError:
         """The error the server answers for ``problem`` (one of pydantic's)."""
         raise NotImplementedError
+
+    @classmethod
+    def shape_refusal(cls, problem: ErrorDetails, code: str, unknown: str) -> ProtocolError | None:
+        """The refusal of a body of the wrong shape, or ``None`` when ``problem`` is another.
+
+        The wrong shape: not a JSON object, or a field this model does not take
+        (``unknown`` names it and lists the ones it takes: an ``N_`` mark, so
+        that each request keeps its own translated sentence).
+        """
+        field, kind = _field(problem), problem["type"]
+        if kind == "model_type" and not field:
+            return ProtocolError(code, "the request body must be a JSON object")
+        if kind == "extra_forbidden":
+            fields = ", ".join(sorted(cls.model_fields))
+            return ProtocolError(code, unknown, field=shown(field), fields=fields)
+        return None
 
 
 def _first(problems: list[ErrorDetails]) -> ErrorDetails:
@@ -178,16 +195,11 @@ class NewRoom(Input):
 
     @classmethod
     def refusal(cls, problem: ErrorDetails) -> ProtocolError:
-        field, kind = _field(problem), problem["type"]
-        if kind == "model_type" and not field:
-            return ProtocolError("bad-request", "the request body must be a JSON object")
-        if kind == "extra_forbidden":
-            return ProtocolError(
-                "bad-request",
-                "unknown field {field}; a new room takes {fields}",
-                field=shown(field),
-                fields=", ".join(sorted(cls.model_fields)),
-            )
+        unknown = N_("unknown field {field}; a new room takes {fields}")
+        shape = cls.shape_refusal(problem, "bad-request", unknown)
+        if shape is not None:
+            return shape
+        field = _field(problem)
         if field == "seats" and len(problem["loc"]) > 1:
             return _seat_refusal(problem, int(problem["loc"][1]))
         return _NEW_ROOM_REFUSALS[field]()
@@ -251,16 +263,11 @@ class _SeatBody(Input):
 
     @classmethod
     def refusal(cls, problem: ErrorDetails) -> ProtocolError:
+        unknown = N_("unknown field {field}; this request takes {fields}")
+        shape = cls.shape_refusal(problem, "bad-message", unknown)
+        if shape is not None:
+            return shape
         field, kind = _field(problem), problem["type"]
-        if kind == "model_type" and not field:
-            return ProtocolError("bad-message", "the request body must be a JSON object")
-        if kind == "extra_forbidden":
-            return ProtocolError(
-                "bad-message",
-                "unknown field {field}; this request takes {fields}",
-                field=shown(field),
-                fields=", ".join(sorted(cls.model_fields)),
-            )
         if kind == "missing":
             return ProtocolError("bad-message", "the request needs {key}", key=repr(field))
         if field == "version":
