@@ -320,7 +320,7 @@ class Broker:
             finally:
                 self.connected = False
                 with contextlib.suppress(*BROKER_DOWN):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
             if not self._closing:
                 await asyncio.sleep(backoff)
                 backoff = min(2 * backoff, 1.0)
