@@ -70,14 +70,3 @@ def test_the_faces_data_is_there(wheel_names: set[str]) -> None:
         for domain in ("pyramids", "web"):
             assert f"pyramids/locale/{lang}/LC_MESSAGES/{domain}.mo" in wheel_names
     assert "pyramids/py.typed" in wheel_names
-
-
-def test_the_makefile_installs_the_build_backend_of_pyproject() -> None:
-    """``make play`` builds without isolation, so the venv needs pyproject's own backend."""
-    import re
-    import tomllib
-
-    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
-    found = re.search(r"^BACKEND := '([^']+)'$", (ROOT / "Makefile").read_text(), re.M)
-    assert found is not None, "the Makefile names no BACKEND"
-    assert [found.group(1)] == requires
