@@ -292,6 +292,17 @@ def test_replay_checks_the_deal_against_the_commitment(page: Any, web: LiveServe
     assert page.get_attribute("#fairness", "data-status") == "fair"
 
 
+def test_replay_checks_a_deal_dealt_from_the_rooms_secret(page: Any, web: LiveServer) -> None:
+    rid, token = finish_piramides(web)  # no seed chosen: the room is dealt from its secret
+    page.goto(f"{web.url}/#/room/{rid}?token={token}")
+    page.wait_for_selector("dialog#summary[open]")
+    page.goto(f"{web.url}/#/replay/{rid}")
+    page.wait_for_selector("#fairness[data-status]")
+    assert page.get_attribute("#fairness", "data-status") == "fair"
+    assert "revealed secret" in page.inner_text("#fairness")
+    assert page.query_selector(".replay h2 small") is None  # no deal number to show
+
+
 def test_a_practice_room_says_so_to_every_player(page: Any, web: LiveServer) -> None:
     room = create(
         web.url,

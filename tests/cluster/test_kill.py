@@ -35,6 +35,7 @@ from sqlalchemy import create_engine, select
 
 import pyramids
 from pyramids.engine.state import State
+from pyramids.server import fair
 from pyramids.server.launch import serve_command, wait_until_serving
 from pyramids.server.storage import events_table, rooms_table
 from tests.cluster.clients import Watcher
@@ -399,7 +400,8 @@ def check(run: Run) -> None:
         with run.engine.connect() as conn:
             row = conn.execute(select(rooms_table).where(rooms_table.c.id == game.room)).one()
         seats = len(game.tokens)
-        state = pyramids.new_game(row.game, players=seats, seed=row.seed)
+        seed = row.seed if row.generator == "splitmix64" else None  # else dealt from its secret
+        state = fair.deal(row.game, seats, seed, row.secret, ["p"] * seats, {})
         for _, _, text in events:  # every stored move is legal where it stands
             state.play(state.parse_move(text))
         if not game.humans:

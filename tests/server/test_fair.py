@@ -1,5 +1,9 @@
 """Provably fair deals: the commitment at creation, the reveal at the end, ``pyramids verify``,
-the web replay's check (``web/fair.js`` under Node), rematches, and the schema migration.
+the web replay's check (``web/fair.js`` under Node), rematches, and the schema migrations.
+
+A room dealt at random has no seed: its deal is the keyed stream of its secret
+(``pyramids-deal-v2``); a room whose creator chose the seed keeps ``Rng(seed)``
+(``pyramids-deal-v1``). Both are checked here end to end.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import pyramids
 from pyramids.cli.main import app as cli
+from pyramids.engine.errors import RecordError
+from pyramids.engine.registry import get_game
+from pyramids.engine.rng import KeyedRng
 from pyramids.server import fair
 from pyramids.server.storage import SCHEMA_VERSION, Store
 from tests.server.client import HTTP, Session, create, state, wait_over
@@ -28,9 +36,9 @@ pytestmark = pytest.mark.timeout(90)
 WEB = Path(__file__).resolve().parents[2] / "src" / "pyramids" / "web"
 
 
-def _bot_game(live: LiveServer, game: str = "pyramido-treasure") -> dict[str, Any]:
+def _bot_game(live: LiveServer, game: str = "pyramido-treasure", **spec: Any) -> dict[str, Any]:
     """A finished game between greedy bots (the treasure hunt has mid-game chance)."""
-    room = create(live.url, game=game, seats=[{"agent": "greedy"}, {"agent": "greedy"}])
+    room = create(live.url, game=game, seats=[{"agent": "greedy"}, {"agent": "greedy"}], **spec)
     wait_over(live.url, room["room"])
     return room
 
@@ -54,21 +62,65 @@ def test_the_commitment_is_public_from_creation_and_the_seed_is_not(live: LiveSe
     assert other["commitment"] != commitment
 
 
-def test_the_end_reveals_a_seed_and_secret_that_hash_to_the_commitment(live: LiveServer) -> None:
-    room = _bot_game(live)
+def test_a_new_room_has_no_seed_and_is_dealt_from_its_secret(tmp_path: Path) -> None:
+    """No 53-bit seed to search: the room stores none, and its game is its secret's stream."""
+    db = tmp_path / "games.db"
+    live = LiveServer(db).start()
+    try:
+        room = _bot_game(live)
+        summary = HTTP.get(f"{live.url}/api/rooms/{room['room']}").json()
+        replay = HTTP.get(f"{live.url}/api/rooms/{room['room']}/replay").json()
+        record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
+    finally:
+        live.stop()
+    reveal = summary["reveal"]
+    assert reveal == {"secret": reveal["secret"], "scheme": "pyramids-deal-v2"}
+    assert summary["commitment"] == room["commitment"]
+    # the byte layout of docs/server.md, by hand
+    message = b"pyramids-deal-v2\x00" + bytes.fromhex(reveal["secret"])
+    assert hashlib.sha256(message).hexdigest() == room["commitment"]
+    assert replay["reveal"] == reveal and replay["seed"] is None
+    assert record["reveal"] == reveal and "seed" not in record
+    assert record["generator"] == "hmac-sha256-ctr" and record["chance"]
+    # the setup and every chance outcome are the secret's stream, dealt again here
+    names = record["players"]
+    stream = KeyedRng(bytes.fromhex(reveal["secret"]))
+    fresh = get_game(record["game"]).deal(len(names), stream, names=names, **record["variant"])
+    assert fresh.setup() == record["setup"]
+    for text in record["moves"]:
+        fresh.play(fresh.parse_move(text))
+    drawn = [{"ply": p, "choices": n, "outcome": v} for p, n, v in fresh.chance_outcomes()]
+    assert drawn == record["chance"]
+    # the database holds no seed for it: the column is unused, the generator is named
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT seed, generator, secret FROM rooms WHERE id = ?", (room["room"],)
+        ).fetchone()
+    assert row == (0, "hmac-sha256-ctr", reveal["secret"])
+    unused = pyramids.new_game(record["game"], players=len(names), seed=0, **record["variant"])
+    assert unused.setup() != record["setup"]
+    store = Store(f"sqlite:///{db}")
+    try:
+        stored = store.load_room(room["room"])
+        assert stored is not None and stored.seed is None
+    finally:
+        store.close()
+
+
+def test_a_chosen_seed_is_still_dealt_by_it_and_revealed(live: LiveServer) -> None:
+    room = _bot_game(live, seed=5, practice=True)
     summary = HTTP.get(f"{live.url}/api/rooms/{room['room']}").json()
     reveal = summary["reveal"]
-    assert summary["commitment"] == room["commitment"]
-    assert fair.check(reveal["seed"], reveal["secret"], room["commitment"])
-    # the byte layout of docs/server.md, by hand
-    message = b"pyramids-deal-v1\x00" + reveal["seed"].to_bytes(8, "big")
-    message += bytes.fromhex(reveal["secret"])
+    assert reveal == {"seed": 5, "secret": reveal["secret"], "scheme": "pyramids-deal-v1"}
+    assert fair.check(5, reveal["secret"], room["commitment"])
+    message = b"pyramids-deal-v1\x00" + (5).to_bytes(8, "big") + bytes.fromhex(reveal["secret"])
     assert hashlib.sha256(message).hexdigest() == room["commitment"]
-    replay = HTTP.get(f"{live.url}/api/rooms/{room['room']}/replay").json()
-    assert replay["reveal"] == reveal and replay["commitment"] == room["commitment"]
     record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
-    assert record["reveal"] == reveal and record["seed"] == reveal["seed"]
-    assert record["practice"] is False and record["room"] == room["room"]
+    assert record["seed"] == 5 and "generator" not in record
+    assert record["practice"] is True and record["room"] == room["room"]
+    names = record["players"]
+    dealt = pyramids.new_game(record["game"], players=len(names), seed=5, **record["variant"])
+    assert dealt.setup() == record["setup"]
 
 
 def _verify(tmp_path: Path, record: dict[str, Any], *extra: str) -> tuple[int, dict[str, Any]]:
@@ -99,7 +151,25 @@ def _play_out(live: LiveServer, room: dict[str, Any]) -> None:
         assert r.status_code == 200, r.text
 
 
-def test_pyramids_verify_passes_a_fair_record_and_catches_every_tampering(
+def _tampered(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    bad = copy.deepcopy(record)
+    change(bad)
+    return bad
+
+
+def _other_chance(record: dict[str, Any]) -> None:
+    first = record["chance"][0]
+    first["outcome"] = (first["outcome"] + 1) % first["choices"]
+
+
+def _failing(tmp_path: Path, record: dict[str, Any]) -> set[str]:
+    """The checks ``pyramids verify`` fails on ``record`` (it must fail some, exit 1)."""
+    code, out = _verify(tmp_path, record)
+    assert code == 1 and not out["ok"], out
+    return {c["check"] for c in out["checks"] if not c["ok"]}
+
+
+def test_pyramids_verify_passes_a_keyed_record_and_catches_every_tampering(
     live: LiveServer, tmp_path: Path
 ) -> None:
     room = _bot_game(live)
@@ -108,35 +178,53 @@ def test_pyramids_verify_passes_a_fair_record_and_catches_every_tampering(
     code, out = _verify(tmp_path, record)
     assert code == 0 and out["ok"], out
     assert {c["check"] for c in out["checks"]} == {"moves", "deal", "commitment"}
+    assert "revealed secret" in out["checks"][1]["detail"]
     code, _ = _verify(tmp_path, record, "--commitment", room["commitment"].upper())
     assert code == 0
-
-    def tampered(change: Any) -> dict[str, Any]:
-        bad = copy.deepcopy(record)
-        change(bad)
-        return bad
-
-    other_secret = tampered(lambda r: r["reveal"].update(secret="00" * 32))
-    bad_commitment = tampered(lambda r: r.update(commitment="ab" * 32))
-    no_commitment = tampered(lambda r: (r.pop("commitment"), r.pop("reveal")))
-    other_seed = tampered(lambda r: r["reveal"].update(seed=r["seed"] + 1))
-    first = record["chance"][0]
-    other_chance = tampered(
-        lambda r: r["chance"][0].update(outcome=(first["outcome"] + 1) % first["choices"])
-    )
-    for bad, failing in [
-        (other_secret, "commitment"),
-        (bad_commitment, "commitment"),
-        (no_commitment, "commitment"),
-        (other_seed, "commitment"),
-        (other_chance, None),  # the moves may no longer replay, or the chance differs
-    ]:
-        code, out = _verify(tmp_path, bad)
-        assert code == 1 and not out["ok"], out
+    secret = record["reveal"]["secret"]
+    flipped = format(int(secret[0], 16) ^ 1, "x") + secret[1:]
+    cases: list[tuple[Any, set[str] | None]] = [
+        # another secret deals another game and hashes to another commitment
+        (lambda r: r["reveal"].update(secret=flipped), {"deal", "commitment"}),
+        (lambda r: r["reveal"].update(secret="00" * 32), {"deal", "commitment"}),
+        (lambda r: r["reveal"].update(secret="zz"), {"deal", "commitment"}),
+        (lambda r: r.update(commitment="ab" * 32), {"commitment"}),
+        (lambda r: r["reveal"].update(scheme="pyramids-deal-v1"), {"commitment"}),
+        (lambda r: (r.pop("commitment"), r.pop("reveal")), {"deal", "commitment"}),
+        # a seed cannot stand in for the secret: a record with both does not replay
+        (lambda r: r.update(seed=0), {"moves"}),
+        (lambda r: r.pop("generator"), {"deal"}),
+        (lambda r: r.update(generator="mt19937"), {"moves"}),
+        (_other_chance, None),  # the moves may no longer replay, or the chance differs
+    ]
+    for change, failing in cases:
+        found = _failing(tmp_path, _tampered(record, change))
         if failing:
-            assert [c["check"] for c in out["checks"] if not c["ok"]] == [failing]
+            assert found == failing, (change, found)
     code, out = _verify(tmp_path, record, "--commitment", "cd" * 32)
     assert code == 1 and "noted" in out["checks"][-1]["detail"]
+
+
+def test_pyramids_verify_passes_a_seeded_record_and_catches_every_tampering(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    room = _bot_game(live, seed=11, practice=True)
+    record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
+    assert record["chance"], "the treasure hunt's record should hold chance outcomes"
+    code, out = _verify(tmp_path, record)
+    assert code == 0 and out["ok"], out
+    assert {c["check"] for c in out["checks"]} == {"moves", "deal", "commitment", "practice"}
+    for change, failing in [
+        (lambda r: r["reveal"].update(secret="00" * 32), {"commitment"}),
+        (lambda r: r.update(commitment="ab" * 32), {"commitment"}),
+        (lambda r: (r.pop("commitment"), r.pop("reveal")), {"commitment"}),
+        (lambda r: r["reveal"].update(seed=r["seed"] + 1), {"commitment"}),
+        (lambda r: r.update(generator="hmac-sha256-ctr"), {"moves"}),
+        (_other_chance, None),
+    ]:
+        found = _failing(tmp_path, _tampered(record, change))
+        if failing:
+            assert found == failing, (change, found)
 
 
 def test_verify_checks_chance_against_the_seed_not_only_against_the_moves() -> None:
@@ -266,6 +354,34 @@ console.log(JSON.stringify(out));
     assert out["verdicts"] == ["fair", "mismatch", "unchecked", "mismatch"]
 
 
+@pytest.mark.skipif(NODE is None, reason="the web check is run under Node (apt-get install nodejs)")
+def test_fair_js_checks_a_keyed_room_after_its_end(live: LiveServer) -> None:
+    """The replay of a room dealt from its secret, judged by the browser's code."""
+    room = _bot_game(live)
+    replay = HTTP.get(f"{live.url}/api/rooms/{room['room']}/replay").json()
+    secret = replay["reveal"]["secret"]
+    cases = ["00" * 32, secret, fair.new_secret()]
+    url = (WEB / "fair.js").as_uri()
+    script = f"""
+import {{ keyedCommitmentOf, checkDeal }} from {json.dumps(url)};
+const replay = {json.dumps(replay)};
+const out = {{ commitments: [], verdicts: [] }};
+for (const secret of {json.dumps(cases)}) out.commitments.push(await keyedCommitmentOf(secret));
+const judge = async (info) => out.verdicts.push((await checkDeal("r2", info)).status);
+const other = (reveal) => ({{ ...replay, reveal: {{ ...replay.reveal, ...reveal }} }});
+await judge(replay);
+await judge(other({{ secret: {json.dumps(cases[2])} }}));
+await judge(other({{ scheme: "pyramids-deal-v1" }}));
+await judge(other({{ scheme: "pyramids-deal-v1", seed: 0 }}));
+await judge({{ ...replay, commitment: "ab".repeat(32) }});
+console.log(JSON.stringify(out));
+"""
+    out = _node(script)
+    assert out["commitments"] == [fair.keyed_commitment(k) for k in cases]
+    assert out["commitments"][1] == replay["commitment"] == room["commitment"]
+    assert out["verdicts"] == ["fair", "mismatch", "mismatch", "mismatch", "mismatch"]
+
+
 # -- storage ------------------------------------------------------------------------------
 
 
@@ -293,12 +409,13 @@ def test_a_schema_1_database_migrates_and_its_rooms_have_no_commitment(tmp_path:
     try:
         row = store.load_room("old1")
         assert row is not None and row.secret is None and row.practice is False
+        assert row.seed == 9
     finally:
         store.close()
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT value FROM meta").fetchone()[0] == SCHEMA_VERSION
         columns = {r[1] for r in conn.execute("PRAGMA table_info(rooms)")}
-    assert {"spectator_chat", "secret", "practice"} <= columns
+    assert {"spectator_chat", "secret", "practice", "generator"} <= columns
 
     live = LiveServer(db).start()
     try:
@@ -307,3 +424,54 @@ def test_a_schema_1_database_migrates_and_its_rooms_have_no_commitment(tmp_path:
         assert create(live.url, game="piramides")["commitment"]
     finally:
         live.stop()
+
+
+def test_a_schema_3_room_keeps_its_seed_its_deal_and_its_commitment(tmp_path: Path) -> None:
+    """Rooms made before the keyed scheme go on, dealt by their seed, under a v1 commitment."""
+    db = tmp_path / "three.db"
+    secret = "11" * 32
+    names = ["Ana", "Bo"]
+    store = Store(f"sqlite:///{db}")
+    store.close()
+    with sqlite3.connect(db) as conn:  # the schema-3 shape: no generator column
+        conn.executescript(
+            f"""
+            ALTER TABLE rooms DROP COLUMN generator;
+            UPDATE meta SET value = '3' WHERE key = 'schema';
+            INSERT INTO rooms (id, game, variant, seed, players, created_at, over,
+                public_seed, spectator_chat, secret, practice)
+                VALUES ('old3', 'pyramideto', '{{}}', 9, 2, 0, 0, 0, 0, '{secret}', 0);
+            INSERT INTO seats VALUES ('old3', 0, 'Ana', 'human', NULL, NULL, 'x');
+            INSERT INTO seats VALUES ('old3', 1, 'Bo', 'human', NULL, NULL, 'y');
+            """
+        )
+    live = LiveServer(db).start()
+    try:
+        summary = HTTP.get(f"{live.url}/api/rooms/old3").json()
+        view = state(live.url, "old3")["view"]
+    finally:
+        live.stop()
+    assert summary["commitment"] == fair.commitment(9, secret)
+    assert view == pyramids.new_game("pyramideto", players=2, seed=9, names=names).view(None)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("SELECT seed, generator FROM rooms").fetchone() == (9, "splitmix64")
+
+
+def test_a_record_names_its_generator_and_replay_checks_the_name() -> None:
+    key = bytes(range(32))
+    dealt = get_game("pyramideto").deal(2, KeyedRng(key))
+    record = dealt.record()
+    assert record["generator"] == "hmac-sha256-ctr" and "seed" not in record
+    assert pyramids.replay(record).setup() == dealt.setup()
+    for bad, field in [
+        ({**record, "generator": "mt19937"}, "generator"),
+        ({**record, "generator": 7}, "generator"),
+        ({**record, "seed": 3}, "generator"),
+    ]:
+        with pytest.raises(RecordError) as caught:
+            pyramids.replay(bad)
+        assert caught.value.field == field
+    seeded = pyramids.new_game("pyramideto", players=2, seed=3).record()
+    assert "generator" not in seeded
+    assert pyramids.replay({**seeded, "generator": "splitmix64"}).seed == 3

@@ -233,7 +233,8 @@ def test_a_schema_2_database_migrates_to_the_commitment_columns(pg_url: str) -> 
     """The ALTERs of storage.MIGRATIONS run on PostgreSQL too (SQLite: test_fair.py)."""
     Store(pg_url).close()
     store = Store(pg_url)
-    with store.engine.begin() as conn:  # back to schema 2: no secret, no practice
+    with store.engine.begin() as conn:  # back to schema 2: no secret, practice, generator
+        conn.execute(text("ALTER TABLE rooms DROP COLUMN generator"))
         conn.execute(text("ALTER TABLE rooms DROP COLUMN secret"))
         conn.execute(text("ALTER TABLE rooms DROP COLUMN practice"))
         conn.execute(text("UPDATE meta SET value = '2' WHERE key = 'schema'"))
@@ -249,10 +250,16 @@ def test_a_schema_2_database_migrates_to_the_commitment_columns(pg_url: str) -> 
     try:
         row = store.load_room("old")
         assert row is not None and row.secret is None and row.practice is False
+        assert row.seed == 5  # dealt by its seed, as before
         room = _room("new")
         room.secret, room.practice = "ab" * 32, True
         store.create_room(room).result(timeout=10)
         again = store.load_room("new")
         assert again is not None and again.secret == "ab" * 32 and again.practice
+        keyed = _room("keyed")
+        keyed.seed, keyed.secret = None, "cd" * 32
+        store.create_room(keyed).result(timeout=10)
+        back = store.load_room("keyed")
+        assert back is not None and back.seed is None and back.secret == "cd" * 32
     finally:
         store.close()

@@ -1,8 +1,10 @@
 """``pyramids verify RECORD``: was a server game dealt fairly? Checks its record offline.
 
-The checks are :func:`pyramids.server.fair.verify_record` (moves, the deal and
-chance against the seed, the seed against the commitment the room published
-at its creation); this module only reads the file and prints the findings.
+The checks are :func:`pyramids.server.fair.verify_record` (moves; the deal and
+chance dealt again from the revealed secret's keyed stream, or from the seed
+of a room whose creator chose one; the reveal against the commitment the room
+published at its creation); this module only reads the file and prints the
+findings.
 Only Typer is imported at module level, so ``pyramids --help`` stays light.
 """
 

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from pyramids import __version__
 from pyramids.engine.errors import IllegalMove, PyramidsError, RecordError
-from pyramids.engine.rng import Rng
+from pyramids.engine.rng import KeyedRng, Rng
 
 if TYPE_CHECKING:
     from pyramids.engine.state import State
 
 FORMAT = "pyramids-record"
 FORMAT_VERSION = 1
+#: the generators a record may name (``generator``): absent means ``seed``'s SplitMix64
+GENERATORS = (Rng.generator, KeyedRng.generator)
 
 
 def make_record(state: State[Any], *, undos: int = 0) -> dict[str, Any]:
@@ -48,6 +50,9 @@ def make_record(state: State[Any], *, undos: int = 0) -> dict[str, Any]:
     }
     if state.seed is not None:
         record["seed"] = state.seed
+    elif state._rng.generator != Rng.generator:
+        # dealt by a keyed stream (a server room's secret): say so, for the seed is absent
+        record["generator"] = state._rng.generator
     record["setup"] = state.setup()
     record["moves"] = state.notation_log()
     record["chance"] = [
@@ -155,6 +160,17 @@ def replay(record: Mapping[str, Any] | str | Path, *, check_result: bool = True)
     except (KeyError, TypeError, IndexError, ValueError) as e:
         raise RecordError("setup", "malformed ({detail})", detail=str(e)) from None
     state.names = tuple(names)
+    if "generator" in record:
+        generator = _need(record, "generator", str)
+        if generator not in GENERATORS:
+            raise RecordError(
+                "generator",
+                "'{generator}' is not one of {known}",
+                generator=generator,
+                known=", ".join(GENERATORS),
+            )
+        if "seed" in record and generator != Rng.generator:
+            raise RecordError("generator", "a seed deals with {seeded} only", seeded=Rng.generator)
     if "seed" in record:
         seed = _need(record, "seed", int)
         rng = Rng(seed)

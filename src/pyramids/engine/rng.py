@@ -19,13 +19,21 @@ are part of what a seed means:
   sub-streams (for example one per round) that must not shift when another
   stream draws more numbers.
 
+A second kind of stream, :class:`KeyedRng`, deals the games of online rooms:
+SplitMix64's 64-bit state can be searched from a few outputs (a board seen by a
+spectator fixes a 53-bit seed), so a room's deal comes instead from HMAC-SHA256
+in counter mode under the room's 256-bit secret, which no output gives away.
+Its derived operations are the same ones, so a game draws from either alike.
+
 See ``docs/rng.md`` for the known-answer values that the tests pin.
 """
 
 from __future__ import annotations
 
+import hmac
+import struct
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 T = TypeVar("T")
 
@@ -37,6 +45,9 @@ class Rng:
     """SplitMix64 stream. Cheap to copy; equal seeds give equal streams forever."""
 
     __slots__ = ("_state",)
+
+    #: the generator's name, as records write it (``docs/records.md``)
+    generator: ClassVar[str] = "splitmix64"
 
     def __init__(self, seed: int = 0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -111,3 +122,81 @@ class Rng:
 
     def __repr__(self) -> str:
         return f"Rng(state=0x{self._state:016x})"
+
+
+#: bytes hashed before a block's number: the stream's name, then one zero byte
+STREAM_LABEL = b"pyramids-stream-v1\x00"
+#: the shortest key a keyed stream takes: 128 bits (a room's secret has 256)
+MIN_KEY_BYTES = 16
+_BLOCK = struct.Struct(">4Q")
+
+
+class KeyedRng(Rng):
+    """HMAC-SHA256 in counter mode: a stream whose outputs do not give its key away.
+
+    Why: anyone who sees part of a SplitMix64 deal can try seeds until one
+    deals the same, and then knows every hidden card. Here block ``i`` is
+    ``HMAC-SHA256(key, STREAM_LABEL || i as 8 bytes big-endian)`` and gives
+    four outputs, its bytes read as big-endian 64-bit words in order; finding
+    the key from outputs would break HMAC-SHA256. ``below``, ``random``,
+    ``choice`` and ``shuffle`` are the documented operations on these outputs;
+    :meth:`fork` keys a child stream with the next four outputs.
+    """
+
+    __slots__ = ("_at", "_block", "_key", "_words")
+
+    generator: ClassVar[str] = "hmac-sha256-ctr"
+
+    def __init__(self, key: bytes) -> None:
+        if not isinstance(key, bytes):
+            raise TypeError(f"a key must be bytes, not {type(key).__name__}")
+        if len(key) < MIN_KEY_BYTES:
+            raise ValueError(f"a key is at least {MIN_KEY_BYTES} bytes, not {len(key)}")
+        self._key = key
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._at = 0
+
+    @property
+    def state(self) -> int:
+        """Not available: a keyed stream's position is its key and a counter (use :meth:`copy`)."""
+        raise TypeError("a keyed stream has no 64-bit state: copy() it to resume")
+
+    @classmethod
+    def from_state(cls, state: int) -> Rng:
+        """Not available (see :attr:`state`): a keyed stream starts from its key."""
+        raise TypeError("a keyed stream is made from its key, not from a state")
+
+    def copy(self) -> KeyedRng:
+        """An independent stream at the same point (sharing the immutable key and block)."""
+        twin = KeyedRng.__new__(KeyedRng)
+        twin._key = self._key
+        twin._block = self._block
+        twin._words = self._words
+        twin._at = self._at
+        return twin
+
+    def next_u64(self) -> int:
+        """The next 64-bit output (a new HMAC block every four outputs)."""
+        at = self._at
+        if at >= len(self._words):
+            message = STREAM_LABEL + self._block.to_bytes(8, "big")
+            self._words = _BLOCK.unpack(hmac.digest(self._key, message, "sha256"))
+            self._block += 1
+            at = 0
+        self._at = at + 1
+        return self._words[at]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle in place: Fisher-Yates from the end with :meth:`below`, as for SplitMix64."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def fork(self) -> KeyedRng:
+        """A new keyed stream whose key is this stream's next four outputs (32 bytes)."""
+        return KeyedRng(b"".join(self.next_u64().to_bytes(8, "big") for _ in range(4)))
+
+    def __repr__(self) -> str:
+        # never the key: a repr ends up in logs and tracebacks
+        return f"KeyedRng(block={self._block}, at={self._at})"

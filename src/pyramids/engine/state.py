@@ -127,6 +127,28 @@ class Game(ABC, Generic[M]):
         state.names = _check_names(names, players)
         return state
 
+    def deal(
+        self,
+        players: int,
+        rng: Rng,
+        names: Sequence[str] | None = None,
+        **variant: Any,
+    ) -> State[M]:
+        """A new game dealt from ``rng``, a stream no seed names (a room's keyed stream).
+
+        What :meth:`new` does with ``Rng(seed)``: the setup is drawn from
+        ``rng`` and the state keeps drawing its mid-game chance from it. The
+        state has no :attr:`State.seed`: its deal is reproduced from the stream's
+        key, not from a number (``docs/rng.md``).
+        """
+        self.check_players(players)
+        options = self.resolve_variant(variant)
+        setup = self.make_setup(players, options, rng)
+        state = self.from_setup(setup, players, options)
+        state._rng = rng
+        state.names = _check_names(names, players)
+        return state
+
     @abstractmethod
     def make_setup(
         self, players: int, variant: Mapping[str, VariantValue], rng: Rng

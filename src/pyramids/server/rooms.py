@@ -1,7 +1,7 @@
 """Rooms: live games in memory, their connections, moves, undo and bots.
 
 The database is the truth; a :class:`Room` caches the state rebuilt from it
-(seed + variant + seats + the move log) so a move costs one ``play`` and one
+(deal + variant + seats + the move log) so a move costs one ``play`` and one
 committed insert. Each room has one :class:`asyncio.Lock`: a move is checked,
 committed, and only then applied, acknowledged and broadcast, all under that
 lock, so two moves sent at once can never both be accepted. Across the
@@ -31,13 +31,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from pyramids.ai.base import Agent
 from pyramids.engine.errors import IllegalMove, PyramidsError, UnknownGame
 from pyramids.engine.records import make_record
-from pyramids.engine.registry import get_game, new_game
+from pyramids.engine.registry import get_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
-from pyramids.server.inputs import SEED_LIMIT, NewRoom, SeatRequest, has_control_characters
+from pyramids.server.inputs import NewRoom, SeatRequest, has_control_characters
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
@@ -79,13 +79,17 @@ def hash_token(token: str) -> str:
 def rebuild(
     game_id: str,
     players: int,
-    seed: int,
+    seed: int | None,
     names: Sequence[str],
     variant: dict[str, Any],
     moves: Sequence[str],
+    secret: str | None = None,
 ) -> State[Any]:
-    """The state after ``moves`` (notation) from the deal of ``seed``; chance follows the seed."""
-    state = new_game(game_id, players=players, seed=seed, names=list(names), **variant)
+    """The state after ``moves`` (notation) from the room's deal; chance follows the same stream.
+
+    The deal is ``seed``'s, or with no seed the keyed stream of ``secret`` (:func:`fair.deal`).
+    """
+    state = fair.deal(game_id, players, seed, secret, names, variant)
     for text in moves:
         state.play(state.parse_move(text))
     return state
@@ -189,8 +193,8 @@ class Room:
         self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
         self.practice = bool(row.practice)
         self.secret = row.secret
-        #: the published commitment to the seed (None for rooms made before schema 3)
-        self.commitment = fair.commitment(row.seed, row.secret) if row.secret else None
+        #: the published commitment to the deal (None for rooms made before schema 3)
+        self.commitment = fair.published(row.seed, row.secret)
 
     def _read_log(self, row: RoomRow) -> None:
         """Take the moves, version and state from a stored room (its event log replayed)."""
@@ -202,9 +206,8 @@ class Room:
             elif ev.kind == "undo" and moves:
                 moves.pop()
                 undos += 1
-        self.state = rebuild(
-            row.game, row.players, row.seed, [s.name for s in row.seats], row.variant, moves
-        )
+        names = [s.name for s in row.seats]
+        self.state = rebuild(row.game, row.players, row.seed, names, row.variant, moves, row.secret)
         self.moves = moves
         self.undos = undos
         self.version = row.version
@@ -263,7 +266,9 @@ class Room:
     def deal(self, moves: Sequence[str] = ()) -> State[Any]:
         """This room's game rebuilt from its deal, after ``moves`` (notation)."""
         names = [s.name for s in self.seats]
-        return rebuild(self.game.id, self.players, self.seed, names, self.variant, moves)
+        return rebuild(
+            self.game.id, self.players, self.seed, names, self.variant, moves, self.secret
+        )
 
     def replay_states(self) -> list[State[Any]]:
         """Every position of the game from the deal (built once, dropped by an undo)."""
@@ -417,13 +422,13 @@ class Room:
         return out
 
     def reveal(self) -> dict[str, Any] | None:
-        """The seed and the commitment's secret, once the game is over (else ``None``).
+        """The commitment's secret (and seed, if seeded), once the game is over (else ``None``).
 
-        Why only then: the seed fixes every hidden card and every future chance.
+        Why only then: the deal's secret fixes every hidden card and every future chance.
         """
-        if not self.state.is_over or self.secret is None:
+        if not self.state.is_over:
             return None
-        return {"seed": self.seed, "secret": self.secret, "scheme": fair.SCHEME}
+        return fair.reveal(self.seed, self.secret)
 
     def broadcast(
         self,
@@ -603,8 +608,6 @@ class RoomManager:
         public_seed = seed is not None and game.max_players == 1
         spectator_chat = spec.spectator_chat
         practice = spec.practice
-        if seed is None:
-            seed = secrets.randbelow(SEED_LIMIT)
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(seats_in):
@@ -689,8 +692,8 @@ class RoomManager:
             id=new_id,
             game=room.game.id,
             variant=dict(room.variant),
-            # always a fresh random deal with a fresh commitment: never a seed someone chose
-            seed=secrets.randbelow(SEED_LIMIT),
+            # always a fresh deal from a fresh secret: never a seed someone chose
+            seed=None,
             players=room.players,
             created_at=time.time(),
             version=0,
@@ -999,7 +1002,7 @@ class RoomManager:
             state = room.state
             if room.bot_to_move() != seat:
                 continue
-            rng = Rng((room.seed * 1_000_003 + version) % 2**63)
+            rng = Rng(fair.bot_seed(room.seed, room.secret, version))
             try:
                 agent = room.agent(seat)
                 self.bot_moves += 1

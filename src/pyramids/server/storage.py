@@ -1,7 +1,8 @@
-"""Durable storage of rooms: a game is its seed, variant, seats and an append-only event log.
+"""Durable storage of rooms: a game is its deal, variant, seats and an append-only event log.
 
-Why an event log and not a saved state: the state is rebuilt from the seed and
-the moves (chance is reproduced by the seed), so the log is the whole truth and
+Why an event log and not a saved state: the state is rebuilt from the deal (a
+seed, or the room's secret) and the moves (chance is reproduced by the same
+stream), so the log is the whole truth and
 a crash can lose at most what was never acknowledged.
 
 Writes go through one :class:`Writer` thread that commits *groups* of events in
@@ -49,6 +50,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from pyramids.engine.rng import KeyedRng, Rng
+
 metadata = MetaData()
 
 #: chat lines a room keeps at hand (older ones stay in the database)
@@ -74,6 +77,9 @@ rooms_table = Table(
     # older schemas have none, and no commitment), and whether it is a practice room
     Column("secret", String(64)),
     Column("practice", Boolean, nullable=False, default=False),
+    # schema 4: the generator that deals the room: "splitmix64" from `seed`, or
+    # "hmac-sha256-ctr" from `secret` (`seed` is then 0 and means nothing)
+    Column("generator", String(32), nullable=False, default=Rng.generator),
 )
 
 seats_table = Table(
@@ -101,7 +107,7 @@ SCHEMA_LOCK = 0x707972616D696473
 
 #: bumped whenever the tables change; an older database is migrated (:data:`MIGRATIONS`),
 #: one of an unknown schema is refused at start
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 chat_table = Table(
     "chat",
@@ -123,6 +129,10 @@ MIGRATIONS: dict[str, tuple[str, list[str]]] = {
             "ALTER TABLE rooms ADD COLUMN secret VARCHAR(64)",
             "ALTER TABLE rooms ADD COLUMN practice BOOLEAN NOT NULL DEFAULT FALSE",
         ],
+    ),
+    "3": (
+        "4",
+        [f"ALTER TABLE rooms ADD COLUMN generator VARCHAR(32) NOT NULL DEFAULT '{Rng.generator}'"],
     ),
 }
 
@@ -167,7 +177,8 @@ class RoomRow:
     id: str
     game: str
     variant: dict[str, Any]
-    seed: int
+    #: the seed of a seeded room; ``None``: the room is dealt from its :attr:`secret`
+    seed: int | None
     players: int
     created_at: float
     version: int
@@ -300,7 +311,8 @@ class Store:
                     id=room.id,
                     game=room.game,
                     variant=json.dumps(room.variant, sort_keys=True),
-                    seed=room.seed,
+                    seed=0 if room.seed is None else room.seed,
+                    generator=KeyedRng.generator if room.seed is None else Rng.generator,
                     players=room.players,
                     created_at=room.created_at,
                     over=room.over,
@@ -376,7 +388,7 @@ class Store:
                 id=row.id,
                 game=row.game,
                 variant=json.loads(row.variant),
-                seed=row.seed,
+                seed=row.seed if row.generator == Rng.generator else None,
                 players=row.players,
                 created_at=row.created_at,
                 version=0,

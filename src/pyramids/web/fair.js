@@ -1,8 +1,12 @@
-// Provably fair deals, checked in the browser: does a finished game's revealed seed and
-// secret hash to the commitment its room published when it was created?
+// Provably fair deals, checked in the browser: does what a finished game reveals hash to
+// the commitment its room published when it was created?
 //
-// The byte layout is the server's (src/pyramids/server/fair.py, docs/server.md):
-//   SHA-256( "pyramids-deal-v1" 0x00 | seed as 8 bytes big-endian | secret, 32 bytes )
+// The byte layouts are the server's (src/pyramids/server/fair.py, docs/server.md), one per
+// scheme, named by the reveal's `scheme`:
+//   keyed, a room dealt from its secret (no seed):
+//     SHA-256( "pyramids-deal-v2" 0x00 | secret, 32 bytes )
+//   seeded, a room whose creator chose the seed:
+//     SHA-256( "pyramids-deal-v1" 0x00 | seed as 8 bytes big-endian | secret, 32 bytes )
 // Why a fallback SHA-256: crypto.subtle exists only in secure contexts (https, localhost),
 // and a game on a LAN address over plain http must be checkable too.
 //
@@ -13,6 +17,7 @@
 //   // verdict.status: "fair" | "mismatch" | "changed" | "unchecked"; verdict.reason: English
 
 const PREFIX = "pyramids-deal-v1\u0000";
+const KEYED_SCHEME = "pyramids-deal-v2";
 const STORE = "pyramids.commitments";
 
 /** The commitment of `seed` (number < 2**53, decimal string or BigInt) under `secretHex`. */
@@ -26,6 +31,17 @@ export async function commitmentOf(seed, secretHex) {
   message.set(prefix, 0);
   for (let i = 7; i >= 0; i--) { message[prefix.length + i] = Number(n & 0xffn); n >>= 8n; }
   message.set(secret, prefix.length + 8);
+  return toHex(await sha256(message));
+}
+
+/** The commitment of a keyed deal: the stream of `secretHex` (no seed). */
+export async function keyedCommitmentOf(secretHex) {
+  const prefix = new TextEncoder().encode(`${KEYED_SCHEME}\u0000`);
+  const secret = hexBytes(secretHex);
+  if (secret.length !== 32) throw new Error("a secret is 32 bytes of hex");
+  const message = new Uint8Array(prefix.length + 32);
+  message.set(prefix, 0);
+  message.set(secret, prefix.length);
   return toHex(await sha256(message));
 }
 
@@ -49,8 +65,9 @@ export function rememberedCommitment(roomId) {
 }
 
 /**
- * Check a finished game: `info` holds `commitment` and `reveal` ({seed, secret}), as in the
- * room summary, the replay and the record. Returns {status, reason}:
+ * Check a finished game: `info` holds `commitment` and `reveal` ({secret, scheme} for a keyed
+ * deal, {seed, secret, scheme} for a seeded one), as in the room summary, the replay and the
+ * record. Returns {status, reason}:
  * "fair" (the reveal hashes to the commitment, which is the one seen before if any),
  * "mismatch" (it does not), "changed" (the commitment differs from the one seen at the start),
  * "unchecked" (the game is running, or the room predates commitments).
@@ -65,14 +82,18 @@ export async function checkDeal(roomId, info) {
   if (before !== null && before !== commitment) {
     return { status: "changed", reason: "the commitment is not the one this browser saw when the game began" };
   }
+  const keyed = reveal.scheme === KEYED_SCHEME;
   let computed;
-  try { computed = await commitmentOf(reveal.seed, reveal.secret); } catch (e) {
+  try {
+    computed = keyed ? await keyedCommitmentOf(reveal.secret) : await commitmentOf(reveal.seed, reveal.secret);
+  } catch (e) {
     return { status: "mismatch", reason: `the reveal is malformed: ${e.message}` };
   }
   if (computed !== commitment.toLowerCase()) {
-    return { status: "mismatch", reason: "the revealed seed and secret do not hash to the commitment" };
+    return { status: "mismatch", reason: "the revealed deal does not hash to the commitment" };
   }
-  return { status: "fair", reason: `the deal (seed ${reveal.seed}) was fixed before the game began` };
+  const which = keyed ? "the deal" : `the deal (seed ${reveal.seed})`;
+  return { status: "fair", reason: `${which} was fixed before the game began` };
 }
 
 // -- bytes and SHA-256 ---------------------------------------------------------------------

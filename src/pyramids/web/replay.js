@@ -57,7 +57,8 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
   document.addEventListener("keydown", keys);
   const button = (id, name, text, action) => el("button", { id, class: "icon-button", onclick: action, "aria-label": text, title: text }, icon(name));
   add(main, el("section", { class: "replay" },
-    el("h2", {}, t("Replay: {game}", { game: gameInfo?.title || data.title }), " ", el("small", { class: "muted" }, t("deal {seed}", { seed: data.seed }))),
+    el("h2", {}, t("Replay: {game}", { game: gameInfo?.title || data.title }),
+      typeof data.seed === "number" && [" ", el("small", { class: "muted" }, t("deal {seed}", { seed: data.seed }))]),
     el("div", { class: "replay-controls" },
       button("first", "first", t("First position"), () => { i = 0; show(); }),
       button("prev", "prev", t("Previous move"), step(-1)),
@@ -83,7 +84,7 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
   return () => { leaving.abort(); document.removeEventListener("keydown", keys); };
 }
 
-/** Whether the revealed seed matches the commitment the room published at its start. */
+/** Whether the revealed deal (a secret, or a seed) matches the commitment the room published at its start. */
 async function showFairness(after, roomId, data) {
   const box = el("p", { class: "fairness muted", id: "fairness", role: "status" }, t("Checking the deal…"));
   after.after(box);
@@ -93,7 +94,9 @@ async function showFairness(after, roomId, data) {
   if (verdict.status === "fair") {
     box.textContent = data.practice
       ? t("Practice game: its creator chose the deal. The deal matches what the room announced.")
-      : t("Fair deal: the revealed seed matches the commitment the room published before the first move.");
+      : typeof data.seed === "number"
+        ? t("Fair deal: the revealed seed matches the commitment the room published before the first move.")
+        : t("Fair deal: the revealed secret matches the commitment the room published before the first move.");
     box.className = "fairness ok";
   } else if (verdict.status === "mismatch" || verdict.status === "changed") {
     box.textContent = t("Warning: this deal does not match the commitment the room published. The game may have been tampered with.");
