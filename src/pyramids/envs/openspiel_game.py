@@ -379,6 +379,22 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         out._engine = _Engine(None, other, digests)
         return out
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PyramidsSpielState:
+        """An independent copy that plays on exactly as this state (``clone``).
+
+        OpenSpiel's own deep copy and pickle go through its C++ serialization,
+        which asks a sampled-stochastic game for its random generator's state
+        and refuses a Python game; our engine state carries its chance stream
+        itself, so a clone (or the record, for pickle) is the whole state.
+        """
+        out: PyramidsSpielState = self.clone()
+        return out
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any], _Engine]]:
+        """Pickled as the game's name and parameters and the engine's record."""
+        game = self.get_game()
+        return (_restore_state, (game.get_type().short_name, game.get_parameters(), self._engine))
+
     def __str__(self) -> str:
         return self._engine.view_json(None)
 
@@ -386,6 +402,14 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         """The terminal picture of ``seat``'s view (spectator by default), for people."""
         state = self.engine_state
         return view_text(state.game.id, state.view(seat))
+
+
+def _restore_state(name: str, params: dict[str, Any], engine: _Engine) -> PyramidsSpielState:
+    """A pickled :class:`PyramidsSpielState` again (see its ``__reduce__``)."""
+    game = pyspiel.load_game(name, params)
+    out = PyramidsSpielState(game)
+    out._engine = engine
+    return out
 
 
 class ViewObserver:
