@@ -56,3 +56,16 @@ def test_openspiel_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     game = pyspiel.load_game("pyramids_piramides", {"deal": 3, "rounds": 1})
     returns = bots.play(game, [bots.our_agent(game, "greedy", 1)])
     assert game.min_utility() <= returns[0] <= game.max_utility()
+
+
+def test_maskable_ppo_example_says_what_it_needs_or_trains(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without sb3-contrib the example stops with a clear message (no traceback)."""
+    module = example("train_masked_ppo")
+    if importlib.util.find_spec("sb3_contrib") is None:
+        assert module.main() == {}
+        assert "pip install sb3-contrib" in capsys.readouterr().out
+        pytest.skip("sb3-contrib is not installed: the training run is skipped")
+    result = module.main(timesteps=2048, num_envs=4, deals=range(10_000, 10_004))
+    assert set(result) == {"random", "maskable_ppo"}

@@ -12,7 +12,8 @@ import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 import pyramids
-from pyramids.envs.gym_env import ENV_ID, PyramidsEnv
+from pyramids.envs.gym_env import ENV_ID, ENV_IDS, PyramidsEnv
+from tests.envs.cases import short
 
 # check_env warns that an env made without gymnasium.make has no spec to re-make it from
 pytestmark = pytest.mark.filterwarnings("ignore:.*not having a spec")
@@ -82,7 +83,7 @@ def test_illegal_action_changes_nothing_and_is_penalised() -> None:
 
 def test_bad_constructor_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="render_mode"):
-        PyramidsEnv(render_mode="human")
+        PyramidsEnv(render_mode="print")
     with pytest.raises(ValueError, match="seat"):
         PyramidsEnv(seat=1)
     with pytest.raises(pyramids.VariantError):
@@ -125,3 +126,70 @@ def test_other_layouts_get_their_own_action_space(layout: str) -> None:
     check_env(env)
     positions = len(pyramids.new_game("piramides", layout=layout).view(0)["pyramid"])
     assert env.action_space.n == positions + 2
+
+
+@pytest.mark.parametrize(("env_id", "game_id"), sorted(ENV_IDS.items()))
+def test_every_game_is_registered_with_players_and_opponents_as_options(
+    env_id: str, game_id: str
+) -> None:
+    game = pyramids.get_game(game_id)
+    players = min(3, game.max_players)
+    env = gymnasium.make(env_id, players=players, opponents="greedy")
+    check_env(env.unwrapped)
+    inner = env.unwrapped
+    assert isinstance(inner, PyramidsEnv)
+    assert inner.game.id == game_id and inner.players == players
+    assert inner._opponents is None or inner._opponents.name == "greedy"
+    _, info = env.reset(seed=4)
+    assert inner.state.current_player == 0 and info["action_mask"].any()
+
+
+def play_out(env: PyramidsEnv, seed: int) -> list[float]:
+    """Random legal actions to the end of an episode; the rewards."""
+    _, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards, done = [], False
+    while not done:
+        assert np.array_equal(env.action_masks(), info["action_mask"])
+        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        rewards.append(reward)
+    assert np.array_equal(env.action_masks(), info["action_mask"]) and not info["action_mask"].any()
+    return rewards
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_result_reward_is_win_draw_loss_or_the_rank(players: int) -> None:
+    """0 until the end, then 1 / 0 / -1 at two players and evenly by rank beyond."""
+    env = PyramidsEnv("pyramido", players=players, opponents="random", reward="result")
+    outcomes = set()
+    for seed in range(6):
+        rewards = play_out(env, seed)
+        assert all(r == 0 for r in rewards[:-1])
+        ranking = env.state.ranking()
+        beaten = sum(r > ranking[0] for r in ranking) - sum(r < ranking[0] for r in ranking)
+        assert rewards[-1] == beaten / (players - 1)
+        outcomes.add(rewards[-1])
+        if players == 2:
+            assert rewards[-1] in (1.0, 0.0, -1.0)
+    assert len(outcomes) > 1  # wins and losses return different amounts
+    with pytest.raises(ValueError, match="two players"):
+        PyramidsEnv(reward="result")
+    with pytest.raises(ValueError, match="reward"):
+        PyramidsEnv(reward="points")
+
+
+@pytest.mark.parametrize("game_id", ["piramides", "pyramido", "pyramido-treasure"])
+def test_action_masks_are_the_info_masks_of_every_step(game_id: str) -> None:
+    """What sb3-contrib's MaskablePPO reads (``action_masks()``) is the info's mask."""
+    env = PyramidsEnv(game_id, opponents="random", **short(game_id))
+    env.reset(seed=0)
+    assert env.action_masks().dtype == np.int8
+    assert env.action_masks().shape == (env.action_space.n,)
+    play_out(env, 3)
+
+
+def test_human_rendering_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    env = PyramidsEnv(render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "Stock 23" in capsys.readouterr().out

@@ -141,3 +141,51 @@ def test_openspiel_bots_play_a_game() -> None:
         while not state.is_terminal():
             state.apply_action(bot.step(state))
         assert game.min_utility() <= state.returns()[0] <= game.max_utility()
+
+
+@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
+def test_an_observer_without_private_info_gives_every_seat_the_spectators_view(
+    game_id: str, players: int
+) -> None:
+    from open_spiel.python.observation import make_observation
+
+    from pyramids.envs.encodings import make_codec
+
+    game = load(game_id, players=players, **short(game_id))
+    codec = make_codec(game_id, players, short(game_id))
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    differed = False
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        spectator = codec.observations.encode(state.engine_state.view(None))
+        for p in range(players):
+            public.set_from(state, p)
+            assert np.array_equal(public.tensor, spectator)
+            assert public.string_from(state, p) == public.string_from(state, 0)
+            private.set_from(state, p)
+            own = codec.observations.encode(state.engine_state.view(p))
+            assert np.array_equal(private.tensor, own)
+            if p > 0:
+                differed |= not np.array_equal(
+                    own, codec.observations.encode(state.engine_state.view(0))
+                )
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differed or players == 1  # the seats' own tensors differ; without private info not
+    for kind, public_info in (
+        (pyspiel.PrivateInfoType.ALL_PLAYERS, True),
+        (pyspiel.PrivateInfoType.SINGLE_PLAYER, False),
+    ):
+        obs_type = pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=public_info, private_info=kind
+        )
+        with pytest.raises(ValueError, match="not supported"):
+            game.make_py_observer(obs_type)

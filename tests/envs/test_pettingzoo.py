@@ -13,7 +13,7 @@ pytest.importorskip("numpy", reason="the research adapters need numpy: pip insta
 pytest.importorskip("pettingzoo", reason="pip install pyramids[rl]")
 
 import numpy as np
-from pettingzoo.test import api_test, max_cycles_test, seed_test
+from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test
 
 from pyramids.engine.registry import get_game
 from pyramids.envs.pettingzoo_env import PyramidsAECEnv
@@ -177,7 +177,7 @@ def test_parallel_env_plays_one_move_per_step() -> None:
 
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="render_mode"):
-        PyramidsAECEnv("piramides", render_mode="human")
+        PyramidsAECEnv("piramides", render_mode="print")
     with pytest.raises(ValueError, match="reward"):
         PyramidsAECEnv("piramides", reward="points")
     with pytest.raises(ValueError, match="two players"):
@@ -394,3 +394,31 @@ def test_rotate_order_parallel_env_truncates_after_max_cycles_steps() -> None:
         observations, _, _, truncations, _ = par.step(actions)
         assert all(truncations.values()) == (step == 2)
     assert par.agents == []
+
+
+@pytest.mark.parametrize("game_id", CODEC_GAMES)
+def test_pettingzoos_render_test(game_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own check of the conventional modes: human, ansi and rgb_array."""
+    render_test(partial(module_of(game_id).env, **short(game_id)))
+    assert capsys.readouterr().out  # "human" printed the table
+
+
+@pytest.mark.parametrize(("game_id", "players"), CODEC_CASES, ids=CODEC_IDS)
+def test_global_state_is_every_seats_observation(game_id: str, players: int) -> None:
+    env = module_of(game_id).env(players=players, **short(game_id))
+    par = module_of(game_id).parallel_env(players=players, **short(game_id))
+    env.reset(seed=3)
+    par.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        if not env.agents:
+            break
+        state = env.state()
+        assert env.unwrapped.state_space.contains(state)
+        expected = [env.observe(a)["observation"] for a in env.possible_agents]
+        assert np.array_equal(state, np.concatenate(expected))
+        assert np.array_equal(par.state(), state)
+        mover = env.agent_selection
+        action = int(rng.choice(np.flatnonzero(env.observe(mover)["action_mask"])))
+        env.step(action)
+        par.step({mover: action})

@@ -9,7 +9,7 @@ pytest.importorskip("gymnasium", reason="needs gymnasium: pip install pyramids[r
 import gymnasium
 import numpy as np
 
-from pyramids.envs.gym_env import PyramidsEnv
+from pyramids.envs.gym_env import ENV_ID, PyramidsEnv
 from pyramids.envs.vector_env import PiramidesVectorEnv
 
 
@@ -82,3 +82,98 @@ def test_make_vec_and_truncation() -> None:
         _, _, term, truncated, info = vec.step(actions)
     assert (truncated | term).all()
     vec.close()
+
+
+def sync_twin(num_envs: int, max_steps: int, **kwargs: object) -> gymnasium.vector.SyncVectorEnv:
+    """Gymnasium's own vectorisation of the registered single environment."""
+    return gymnasium.vector.SyncVectorEnv(
+        [
+            lambda: gymnasium.make(ENV_ID, max_episode_steps=max_steps, **kwargs)
+            for _ in range(num_envs)
+        ]
+    )
+
+
+def assert_same_step(ours: tuple[object, ...], theirs: tuple[object, ...]) -> None:
+    """Observations, rewards, endings, masks and scores agree (the infos' own keys)."""
+    *arrays, info = ours
+    *their_arrays, their_info = theirs
+    for a, b in zip(arrays, their_arrays, strict=True):
+        assert np.array_equal(a, b)
+    for key in ("action_mask", "score", "illegal_action"):
+        assert np.array_equal(info[key], their_info[key]), key  # type: ignore[index]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_same_trajectories_as_gymnasiums_sync_vector_env(seed: int) -> None:
+    """Game i is seeded seed + i and deals every next episode from its own stream.
+
+    Short episodes (truncated after 12 steps), so that every game autoresets
+    several times: an environment that dealt the same deal at every
+    autoreset, or ignored the seed, would part from SyncVectorEnv here.
+    """
+    n, max_steps = 4, 12
+    ours = PiramidesVectorEnv(num_envs=n, max_episode_steps=max_steps)
+    theirs = sync_twin(n, max_steps)
+    obs, info = ours.reset(seed=seed)
+    their_obs, their_info = theirs.reset(seed=seed)
+    assert_same_step((obs, info), (their_obs, their_info))
+    rng = np.random.default_rng(seed)
+    deals = set()
+    for step in range(80):
+        mask = info["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        if step % 7 == 3:
+            actions[0] = 29 if mask[0, 29] == 0 else 0  # an illegal id now and then
+        result = ours.step(actions)
+        assert_same_step(result, theirs.step(actions))
+        info = result[4]
+        deals.update(tuple(s.layout_cards) for s in ours.states)
+    assert len(deals) > 3 * n  # every autoreset dealt a new game
+    # a new seed deals new games; the same seed the same ones again
+    first = ours.reset(seed=seed)[0]
+    assert not np.array_equal(ours.reset(seed=seed + 100)[0], first)
+    assert np.array_equal(ours.reset(seed=seed)[0], first)
+
+
+def test_same_step_autoreset_reports_the_ended_game() -> None:
+    """``autoreset_mode="same_step"``: as Gymnasium's SyncVectorEnv in that mode."""
+    n, max_steps = 3, 10
+    ours = PiramidesVectorEnv(num_envs=n, max_episode_steps=max_steps, autoreset_mode="same_step")
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [lambda: gymnasium.make(ENV_ID, max_episode_steps=max_steps) for _ in range(n)],
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    _, info = ours.reset(seed=1)
+    theirs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(40):
+        mask = info["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        result, their = ours.step(actions), theirs.step(actions)
+        assert_same_step(result, their)
+        info = result[4]
+        if "final_obs" in their[4]:
+            assert np.array_equal(info["_final_obs"], their[4]["_final_obs"])
+            for i in np.flatnonzero(info["_final_obs"]):
+                assert np.array_equal(info["final_obs"][i], their[4]["final_obs"][i])
+                final, their_final = info["final_info"], their[4]["final_info"]
+                assert final["score"][i] == their_final["score"][i]
+                ended += 1
+        else:
+            assert "final_obs" not in info
+    assert ended >= n
+
+
+def test_render_mode_is_passed_through() -> None:
+    vec = gymnasium.make_vec("pyramids/Piramides-vector-v0", num_envs=2, render_mode="ansi")
+    vec.reset(seed=1)
+    frames = vec.render()
+    assert isinstance(frames, tuple) and len(frames) == 2 and "Stock 23" in frames[0]
+    vec = PiramidesVectorEnv(num_envs=2, render_mode="rgb_array")
+    vec.reset(seed=1)
+    images = vec.render()
+    assert images is not None and images[0].shape[2] == 3 and images[0].dtype == np.uint8
+    with pytest.raises(ValueError, match="render_mode"):
+        PiramidesVectorEnv(render_mode="human")

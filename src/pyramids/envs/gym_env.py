@@ -1,19 +1,33 @@
 """Gymnasium: a game as a single-agent ``gymnasium.Env``.
 
-``pyramids/Piramides-v0`` is the solitaire; any other game with a codec can be
-played from one seat with our agents in the other seats (``opponents``).
+Every game is registered with ``gymnasium.make`` (:data:`ENV_IDS`):
+``pyramids/Piramides-v0`` is the solitaire; ``pyramids/Pyramido-v0``,
+``pyramids/Pyramideto-v0`` and ``pyramids/PyramidoTreasure-v0`` play one seat
+with our agents in the other seats (``players=``, ``opponents=``, ``seat=`` as
+options: ``gymnasium.make("pyramids/Pyramido-v0", players=3,
+opponents="greedy")``).
 
 Choices, and why:
 
 * **Actions** are the codec's ids (``Discrete(num_actions)``); which are legal
   is in ``info["action_mask"]`` after every ``reset`` and ``step``, the
-  convention of Gymnasium's masked-action users (``sample(mask=...)``).
+  convention of Gymnasium's masked-action users (``sample(mask=...)``), and
+  :meth:`PyramidsEnv.action_masks` returns the same mask, as sb3-contrib's
+  ``MaskablePPO`` asks of an environment.
 * **An illegal id** (not legal now, or out of the codec's range) changes
   nothing, returns ``illegal_reward`` (default ``-1``) and sets
   ``info["illegal_action"]``: raising would break generic training loops, and
   ending the episode would hide how often a policy tries illegal moves.
-* **Reward** is the change of the agent's seat's score over the step
-  (opponents' moves included), so the return of an episode is the final score.
+* **Reward**: ``reward="score"`` (default) is the change of the agent's
+  seat's score over the step (opponents' moves included), so the return of
+  an episode is the final score. Against opponents that is a poor target
+  (losing 0-5 returns the same as drawing 0-0), so ``reward="result"`` gives
+  0 until the end and then the result: win 1, draw 0, loss -1, and at 3-5
+  players by rank (the pairwise utility of :mod:`pyramids.envs.utility`:
+  first 1, last -1, evenly between).
+* **Variant**: the game's options as keyword arguments, with the research
+  defaults of :mod:`pyramids.envs.defaults` (the treasure hunt ends after
+  500 slides unless ``slide_limit`` says otherwise).
 * **Seeding**: ``reset(seed=s)`` seeds ``np_random``, from which each episode
   draws its deal number; ``reset(options={"deal": n})`` plays deal ``n``
   exactly (the same deal as ``pyramids play piramides --seed n``).
@@ -25,6 +39,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from pyramids.ai.base import Agent
@@ -32,18 +47,29 @@ from pyramids.ai.registry import make_agent
 from pyramids.engine.registry import get_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State, check_seat
+from pyramids.envs.defaults import research_variant
 from pyramids.envs.encodings import make_codec
 from pyramids.envs.encodings.base import FloatArray, ImageArray
 from pyramids.envs.encodings.raster import view_image
 from pyramids.envs.text import view_text
+from pyramids.envs.utility import pairwise_utility
 
 ENV_ID = "pyramids/Piramides-v0"
+#: every registered id and its game
+ENV_IDS = {
+    ENV_ID: "piramides",
+    "pyramids/Pyramido-v0": "pyramido",
+    "pyramids/Pyramideto-v0": "pyramideto",
+    "pyramids/PyramidoTreasure-v0": "pyramido-treasure",
+}
+#: the values of the ``reward`` argument (see the module docstring)
+REWARDS = ("score", "result")
 
 
 class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
     """One seat of a game; other seats (if any) are played by ``opponents``."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -53,17 +79,24 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         opponents: str = "random",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        reward: str = "score",
         **variant: Any,
     ) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be 'score' or 'result', not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
         self.game = get_game(game_id)
+        variant = research_variant(self.game.id, variant)
         self.codec = make_codec(game_id, players, variant)
         self.players = self.codec.players
+        if reward == "result" and self.players < 2:
+            raise ValueError("reward='result' needs at least two players; use 'score'")
         self.seat = check_seat(seat, self.players)
         self.variant = dict(variant)
+        self.reward_kind = reward
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._opponents: Agent | None = make_agent(opponents, game_id) if self.players > 1 else None
@@ -84,6 +117,16 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         if self._state is None:
             raise RuntimeError("call reset() before using the environment")
         return self._state
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal action ids now, as ``info["action_mask"]`` (sb3-contrib's ``MaskablePPO``).
+
+        All zeros once the game is over: no action is legal then.
+        """
+        state = self.state
+        if state.current_player == self.seat:
+            return np.frombuffer(self.codec.actions.legal_bytes(state), dtype=np.int8).copy()
+        return np.zeros(self.codec.actions.num_actions, dtype=np.int8)
 
     def _observe(self) -> FloatArray:
         return self.codec.observations.encode_state(self.state, self.seat)
@@ -142,7 +185,12 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
         state.play(self.codec.actions.decode(state, action))
         self._play_opponents()
         info = self._info()
-        reward = float(info["score"] - before)
+        if self.reward_kind == "score":
+            reward = float(info["score"] - before)
+        elif state.is_over:
+            reward = pairwise_utility(state.ranking())[self.seat]
+        else:
+            reward = 0.0
         return self._observe(), reward, state.is_over, False, info
 
     def render(self) -> str | ImageArray | None:
@@ -150,6 +198,9 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
             gymnasium.logger.warn("render() called without a render_mode")
             return None
         view = self.state.view(self.seat)
+        if self.render_mode == "human":
+            print(view_text(self.game.id, view))
+            return None
         if self.render_mode == "ansi":
             return view_text(self.game.id, view)
         return view_image(self.codec, view)
@@ -159,14 +210,21 @@ class PyramidsEnv(gymnasium.Env[FloatArray, np.int64]):
 
 
 def register() -> None:
-    """Register ``pyramids/Piramides-v0`` with Gymnasium (idempotent)."""
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=ENV_ID,
-            entry_point="pyramids.envs.gym_env:PyramidsEnv",
-            kwargs={"game_id": "piramides"},
-            max_episode_steps=2000,
-        )
+    """Register every id of :data:`ENV_IDS` with Gymnasium (idempotent).
+
+    Pirámides is truncated after 2,000 steps (a policy that only draws and
+    turns the stock over could otherwise play on); the other games end by
+    their own rules within a bounded number of moves (the treasure hunt
+    through the research default slide limit).
+    """
+    for env_id, game_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="pyramids.envs.gym_env:PyramidsEnv",
+                kwargs={"game_id": game_id},
+                max_episode_steps=2000 if game_id == "piramides" else None,
+            )
 
 
 register()

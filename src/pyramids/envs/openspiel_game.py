@@ -24,11 +24,21 @@ Choices, and why (also in ``docs/adapters.md``):
   the zero-sum pairwise rank utility of
   :mod:`pyramids.envs.utility`. Rewards are terminal, as OpenSpiel's MCTS asks.
 * **Observation** string: the seat's ``view`` as canonical JSON; tensor: the
-  codec's vector of the same view. **Information state**: the same view plus
+  codec's vector of the same view, computed from the state by the codec's
+  fast ``encode_state`` (equal to encoding the view, which a property test
+  checks, at a tenth of the cost). **Information state**: the same view plus
   a digest (SHA-1 chain) of every view the seat has had since the deal, so two
   histories share an information state exactly when the seat saw the same
   things (perfect recall); its tensor is the view vector (a fixed-size tensor
   cannot hold a history of any length, and the digest has no tensor form).
+* **Observers** honour ``IIGObservationType.private_info``: ``SINGLE_PLAYER``
+  (OpenSpiel's default) is the seat's own view; ``NONE`` is the spectator's
+  view, the same tensor and string for every seat (with perfect recall, the
+  digest chains the spectator's views). ``ALL_PLAYERS`` and observers
+  without public information have no view to come from and are refused.
+* **Variant**: the game's options are parameters, with the research defaults
+  of :mod:`pyramids.envs.defaults` (the treasure hunt ends after 500 slides
+  unless ``slide_limit`` says otherwise).
 * ``resample_from_infostate(player, sampler)`` is ``state.determinize`` with a
   seed taken from the sampler (mixed with a counter, because OpenSpiel's
   Python ISMCTS passes a freshly seeded sampler every time); the resampled
@@ -51,6 +61,7 @@ import pyspiel  # type: ignore[import-not-found]
 from pyramids.engine.registry import game_ids, get_game
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import Game, State
+from pyramids.envs.defaults import RESEARCH_DEFAULTS, research_variant
 from pyramids.envs.encodings import GameCodec, make_codec
 from pyramids.envs.encodings.base import FloatArray
 from pyramids.envs.text import view_text
@@ -125,7 +136,7 @@ class _Engine:
         #: positions reached since the digests were last brought up to date (newest first)
         self._pending: _Log = None
         self._views: dict[int | None, str] = {}
-        self._obs: dict[int, FloatArray] = {}
+        self._obs: dict[int | None, FloatArray] = {}
 
     @property
     def state(self) -> State[Any]:
@@ -133,8 +144,8 @@ class _Engine:
             assert self._dealer is not None
             self._deal_no = self._dealer.next_deal()
             self._state = state = self._dealer.deal_state(self._deal_no)
-            # every seat's chain starts from the view of the deal itself
-            self._digests = ("",) * state.players
+            # every seat's chain (and the spectator's, last) starts from the deal's view
+            self._digests = ("",) * (state.players + 1)
             self._pending = (None, state.copy())
         return self._state
 
@@ -158,18 +169,18 @@ class _Engine:
             self._views[seat] = text
         return text
 
-    def observation(self, seat: int, codec: GameCodec) -> FloatArray:
-        """The codec's vector of the current view of ``seat`` (cached until the next move)."""
+    def observation(self, seat: int | None, codec: GameCodec) -> FloatArray:
+        """The codec's vector of ``seat``'s view now (``None``: the spectator's; cached)."""
         obs = self._obs.get(seat)
         if obs is None:
             state = self.state
+            encode = codec.observations.encode_state
             if self._dealer is not None and state.ply == 0:
                 obs = self._dealer.first_position(
-                    ("obs", self._deal_no, seat),
-                    lambda: codec.observations.encode(state.view(seat)),
+                    ("obs", self._deal_no, seat), lambda: encode(state, seat)
                 )
             else:
-                obs = codec.observations.encode(state.view(seat))
+                obs = encode(state, seat)
             self._obs[seat] = obs
         return obs
 
@@ -181,8 +192,9 @@ class _Engine:
 
     @property
     def digests(self) -> tuple[str, ...]:
-        """Per seat, the SHA-1 chain of every view it has had since the deal."""
+        """Per seat, then the spectator, the SHA-1 chain of every view it has had since the deal."""
         state = self.state
+        seats: list[int | None] = [*range(state.players), None]
         if self._pending is not None:
             positions = []
             log = self._pending
@@ -192,10 +204,10 @@ class _Engine:
             digests = self._digests
             for position in reversed(positions[1:]):
                 digests = tuple(
-                    _chain(digests[p], _view_json(position, p)) for p in range(state.players)
+                    _chain(digests[k], _view_json(position, p)) for k, p in enumerate(seats)
                 )
             # the newest pending position is the current one: its views may be cached
-            digests = tuple(_chain(digests[p], self.view_json(p)) for p in range(state.players))
+            digests = tuple(_chain(digests[k], self.view_json(p)) for k, p in enumerate(seats))
             self._digests = digests
             self._pending = None
         return self._digests
@@ -237,9 +249,10 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
         players = int(params.get("players", spec["players"]))
         self.seed = int(params.get("seed", spec["seed"]))
         self.deal = int(params.get("deal", spec["deal"]))
-        self.variant = {
-            o.name: params[o.name] for o in self.pyramids_game.options if o.name in params
-        }
+        self.variant = research_variant(
+            self.pyramids_game.id,
+            {o.name: params[o.name] for o in self.pyramids_game.options if o.name in params},
+        )
         self.codec: GameCodec = make_codec(game_id, players, self.variant)
         self.players = self.codec.players
         self._deals = Rng(self.seed)
@@ -303,7 +316,18 @@ class PyramidsSpielGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
         recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return ViewObserver(self.codec, perfect_recall=recall)
+        private = True
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info:
+                raise ValueError("an observer without public information is not supported")
+            kind = iig_obs_type.private_info
+            if kind == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError(
+                    "private_info=ALL_PLAYERS is not supported: a view is one seat's "
+                    "(SINGLE_PLAYER) or the spectator's (NONE)"
+                )
+            private = kind == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        return ViewObserver(self.codec, perfect_recall=recall, private=private)
 
 
 class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
@@ -370,14 +394,34 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * (1 << 53)) ^ game.resample_seed()
         state = self.engine_state
         other = state.determinize(player_id, Rng(seed))
-        mine = self._engine.digests[player_id]
-        digests = tuple(
-            mine if p == player_id else _chain(mine + str(p), _view_json(other, p))
-            for p in range(state.players)
+        known = self._engine.digests
+        mine = known[player_id]
+        digests = (
+            *(
+                mine if p == player_id else _chain(mine + str(p), _view_json(other, p))
+                for p in range(state.players)
+            ),
+            known[-1],  # what everyone sees is the same in the resampled state
         )
         out = PyramidsSpielState(game)
         out._engine = _Engine(None, other, digests)
         return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PyramidsSpielState:
+        """An independent copy that plays on exactly as this state (``clone``).
+
+        OpenSpiel's own deep copy and pickle go through its C++ serialization,
+        which asks a sampled-stochastic game for its random generator's state
+        and refuses a Python game; our engine state carries its chance stream
+        itself, so a clone (or the record, for pickle) is the whole state.
+        """
+        out: PyramidsSpielState = self.clone()
+        return out
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any], _Engine]]:
+        """Pickled as the game's name and parameters and the engine's record."""
+        game = self.get_game()
+        return (_restore_state, (game.get_type().short_name, game.get_parameters(), self._engine))
 
     def __str__(self) -> str:
         return self._engine.view_json(None)
@@ -388,22 +432,37 @@ class PyramidsSpielState(pyspiel.State):  # type: ignore[misc]
         return view_text(state.game.id, state.view(seat))
 
 
-class ViewObserver:
-    """OpenSpiel's observer protocol over a seat's view (``tensor``, ``dict``, ``set_from``)."""
+def _restore_state(name: str, params: dict[str, Any], engine: _Engine) -> PyramidsSpielState:
+    """A pickled :class:`PyramidsSpielState` again (see its ``__reduce__``)."""
+    game = pyspiel.load_game(name, params)
+    out = PyramidsSpielState(game)
+    out._engine = engine
+    return out
 
-    def __init__(self, codec: GameCodec, perfect_recall: bool) -> None:
+
+class ViewObserver:
+    """OpenSpiel's observer protocol over a seat's view (``tensor``, ``dict``, ``set_from``).
+
+    ``private=False`` (``PrivateInfoType.NONE``) observes the spectator's view
+    for every seat, so no seat's private information reaches the tensor.
+    """
+
+    def __init__(self, codec: GameCodec, perfect_recall: bool, private: bool = True) -> None:
         self.codec = codec
         self.perfect_recall = perfect_recall
+        self.private = private
         self.tensor: FloatArray = np.zeros(codec.observations.shape, dtype=np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: PyramidsSpielState, player: int) -> None:
-        self.tensor[:] = state.engine.observation(player, self.codec)
+        self.tensor[:] = state.engine.observation(player if self.private else None, self.codec)
 
     def string_from(self, state: PyramidsSpielState, player: int) -> str:
-        text = state.engine.view_json(player)
+        seat = player if self.private else None
+        text = state.engine.view_json(seat)
         if self.perfect_recall:
-            return f"{text}\nseen:{state.info_digest(player)}"
+            digests = state.engine.digests
+            return f"{text}\nseen:{digests[player] if self.private else digests[-1]}"
         return text
 
 
@@ -414,6 +473,7 @@ def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": game.min_players, "seed": 0, "deal": -1}
     for option in game.options:
         spec[option.name] = option.default
+    spec.update(RESEARCH_DEFAULTS.get(game.id, {}))  # the adapters' defaults (docstring)
     return spec
 
 

@@ -41,9 +41,18 @@ Agents are named ``player_0 .. player_{n-1}`` after the seats. Choices, and why:
   steps per seat (``max_cycles * players`` steps in all, ``WAIT`` steps
   included) have been taken; in the parallel API, after ``max_cycles``
   parallel steps.
-* **Rendering**: ``ansi`` is the terminal picture of the spectator view;
-  ``rgb_array`` the codec's numpy raster of the same view (no SVG library is
-  needed; see ``docs/adapters.md``).
+* **Rendering**: ``human`` prints the terminal picture of the spectator
+  view (and returns ``None``, as PettingZoo's ``render_test`` expects);
+  ``ansi`` returns that picture; ``rgb_array`` the codec's numpy raster of the
+  same view (no SVG library is needed; see ``docs/adapters.md``).
+* **Global state** (:meth:`PyramidsAECEnv.state`, for centralised critics):
+  every seat's observation, seat 0's first, one after the other. It holds
+  everything some seat knows (every hand) and nothing none does (the order
+  of a stock or a deck), so a critic trained on it learns from the game as
+  the players together see it; ``state_space`` is its ``Box``.
+* **Variant**: the game's options as keyword arguments, with the research
+  defaults of :mod:`pyramids.envs.defaults` (the treasure hunt ends after
+  500 slides unless ``slide_limit`` says otherwise).
 * **Parallel API**: :func:`parallel_env` plays one move per parallel step.
   In ``"game"`` order only the action of the seat to move is used; in
   ``"rotate"`` order every live agent must send one: the mover's is the move,
@@ -65,8 +74,9 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from pyramids.engine.registry import get_game
 from pyramids.engine.state import State
+from pyramids.envs.defaults import research_variant
 from pyramids.envs.encodings import make_codec
-from pyramids.envs.encodings.base import ImageArray
+from pyramids.envs.encodings.base import FloatArray, ImageArray
 from pyramids.envs.encodings.raster import view_image
 from pyramids.envs.order_enforcing import OrderEnforcer
 from pyramids.envs.text import view_text
@@ -88,7 +98,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
     """A game of Pyramids as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  (PettingZoo's convention)
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "pyramids_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -124,6 +134,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         if max_cycles < 1:
             raise ValueError("max_cycles must be at least 1")
         self.game = get_game(game_id)
+        variant = research_variant(self.game.id, variant)
         self.codec = make_codec(game_id, players, variant)
         self.variant = dict(variant)
         self.max_cycles = max_cycles
@@ -150,6 +161,10 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        obs_size = self.codec.observations.size
+        self.state_space = spaces.Box(
+            0.0, 1.0, shape=(obs_size * len(self.possible_agents),), dtype=np.float32
+        )
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self._np_random, _ = seeding.np_random(None)
@@ -196,6 +211,12 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
             "observation": self.codec.observations.encode_state(state, seat),
             "action_mask": mask,
         }
+
+    def state(self) -> FloatArray:
+        """The global state: every seat's observation, seat 0's first (see the module docstring)."""
+        state = self.game_state
+        encode = self.codec.observations.encode_state
+        return np.concatenate([encode(state, seat) for seat in range(self.codec.players)])
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -348,6 +369,9 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         view = self.game_state.view(None)
+        if self.render_mode == "human":
+            print(view_text(self.game.id, view))
+            return None
         if self.render_mode == "ansi":
             return view_text(self.game.id, view)
         return view_image(self.codec, view)
@@ -374,6 +398,7 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.metadata = {**aec.metadata, "is_parallelizable": True}
         self.possible_agents = list(aec.possible_agents)
         self.render_mode = aec.render_mode
+        self.state_space = aec.state_space
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.aec.observation_space(agent)
@@ -412,6 +437,10 @@ class TurnParallelEnv(ParallelEnv):  # type: ignore[misc]
         infos = {a: dict(self.aec.infos[a]) for a in agents}
         self.agents = [a for a in agents if not (terminations[a] or truncations[a])]
         return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> FloatArray:
+        """The global state of :meth:`PyramidsAECEnv.state`."""
+        return self.aec.state()
 
     def render(self) -> str | ImageArray | None:
         return self.aec.render()

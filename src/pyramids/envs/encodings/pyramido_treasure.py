@@ -448,6 +448,20 @@ class _Seen:
         self.hands: list[tuple[int, ...] | None] = [None] * players
         self.scores: list[int] = []
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Every slot but ``recency``, which must stay a view into ``out``.
+
+        Pickle and ``copy.deepcopy`` would otherwise turn the strided view
+        into an array of its own, and the copy's recency values would never
+        reach its observations.
+        """
+        return {name: getattr(self, name) for name in self.__slots__ if name != "recency"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+        self.recency = self.out[14 : 15 * SPOTS : 15]
+
 
 #: cards (a hand or a deck's rest, as a tuple) -> (card types in it, their counts / 4)
 _COUNTS: dict[tuple[int, ...], tuple[list[int], list[float]]] = {}

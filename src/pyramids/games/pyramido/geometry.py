@@ -105,6 +105,14 @@ class Grid:
             for qb in qbits
         )
 
+    def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
+        """Pickled as its size: unpickling gives back the shared grid (tables key on it)."""
+        return (shared_grid, (self.cols, self.rows, self.floor))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Grid:
+        """Immutable and shared: ``copy.deepcopy`` of a state keeps the very grid."""
+        return self
+
     def neighbours(self, occ: int) -> int:
         """Cells edge-adjacent to any cell of ``occ`` (``occ`` itself included)."""
         return (
@@ -171,6 +179,13 @@ UPPER_GRIDS: dict[tuple[int, int, int], Grid] = {
     for w, h in ((MAX_LONG, MAX_SHORT), (MAX_SHORT, MAX_LONG))
     for f in (2, 3, 4)
 }
+
+
+def shared_grid(cols: int, rows: int, floor: int) -> Grid:
+    """The one grid of that size and floor (what a pickled grid becomes again)."""
+    if floor == 1:
+        return FRAME_GRID
+    return UPPER_GRIDS[(cols + floor - 1, rows + floor - 1, floor)]
 
 
 def fits(x0: int, y0: int, x1: int, y1: int) -> bool:
