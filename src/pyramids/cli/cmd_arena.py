@@ -118,8 +118,8 @@ def register(app: typer.Typer) -> None:
             summarize,
             summary_csv,
         )
+        from pyramids.cli.games import game_hooks
         from pyramids.cli.plots import arena_plots
-        from pyramids.cli.render import game_hooks
         from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
         from pyramids.engine.errors import PyramidsError
 

@@ -11,13 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+# the commands translate with the text faces' one language setting (re-exported)
+from pyramids.text.language import _ as _
+from pyramids.text.language import set_language as set_language
+from pyramids.text.language import tr as tr
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
 
-    from pyramids.i18n import Translator
-
-_language: list[str] = []
 _console: list[Console] = []
 
 
@@ -28,29 +30,6 @@ def get_console() -> Console:
 
         _console.append(Console())
     return _console[0]
-
-
-def set_language(lang: str | None) -> str:
-    """Choose the language of the terminal faces: ``--lang``, else ``LANG`` and friends."""
-    from pyramids import i18n
-
-    chosen = i18n.check_language(lang) if lang else i18n.from_environment()
-    _language[:] = [chosen]
-    return chosen
-
-
-def tr() -> Translator:
-    """The translator of this terminal session (from the environment until set)."""
-    from pyramids import i18n
-
-    if not _language:
-        _language.append(i18n.from_environment())
-    return i18n.translator(_language[0])
-
-
-def _(message: str, /, **params: Any) -> str:
-    """``message`` in the terminal's language, its ``{placeholders}`` filled in."""
-    return tr().gettext(message, **params)
 
 
 def reason(err: BaseException) -> str:

@@ -36,8 +36,8 @@ from rich.text import Text
 from pyramids.ai.base import Agent
 from pyramids.cli.commands import Command, CommandTable
 from pyramids.cli.common import _, reason, tr
+from pyramids.cli.games import GameHooks
 from pyramids.cli.lineedit import LineReader
-from pyramids.cli.render import GameHooks
 from pyramids.engine.errors import IllegalMove, PyramidsError
 from pyramids.engine.records import make_record
 from pyramids.engine.rng import Rng

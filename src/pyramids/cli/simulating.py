@@ -12,7 +12,7 @@ from typing import Any
 from rich.table import Table
 
 from pyramids.cli.common import fail, get_console, parse_options, progress_bar, reason
-from pyramids.cli.render import game_hooks
+from pyramids.cli.games import game_hooks
 from pyramids.engine.errors import PyramidsError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State

@@ -16,8 +16,8 @@ import typer
 from rich.text import Text
 
 from pyramids.cli.common import _, fail, get_console, parse_options, reason, record_reason, tr
+from pyramids.cli.games import game_hooks
 from pyramids.cli.play import Seat, new_session, run_session
-from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import PyramidsError, RecordError
 from pyramids.engine.state import State
 
@@ -32,7 +32,7 @@ class PlayRequest:
     #: ``None``: greedy, or the game's own choice of opponent where it has no greedy agent
     agent: str | None = None
     seed: int | None = None
-    face_down: bool = False
+    #: variant options ``name=value`` (``--face-down`` arrives as ``face_down=true``)
     options: list[str] = field(default_factory=list)
     save: Path | None = None
     resume: Path | None = None
@@ -151,16 +151,13 @@ def start_play(request: PlayRequest) -> None:
                 else max(g.min_players, min(2, g.max_players))
             )
             variant = parse_options(request.options)
-            if request.face_down:
-                variant["face_down"] = True
             seed = request.seed if request.seed is not None else _new_seed()
             state = g.new(players=n, seed=seed, **variant)
             if request.solvable:
-                if game_id != "piramides":
+                deal_solvable = game_hooks(game_id).solvable_deal
+                if deal_solvable is None:
                     raise fail(_("--solvable is for piramides only"))
-                from pyramids.solver.solvable import solvable_game
-
-                state, numbers = solvable_game(seed, state.variant)
+                state, numbers = deal_solvable(seed, state.variant)
                 con.print(_("Winnable deals: {deals}", deals=", ".join(map(str, numbers))))
             seats = _seats(n, request.bots, request.agent, game_id)
     except PyramidsError as e:

@@ -1,4 +1,4 @@
-"""Drawing a Pirámides view in the terminal with Rich, and its help, events and ending."""
+"""A Pirámides view drawn as text with Rich (pyramid, tripeaks, golf), its help, events, ending."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pyramids.cli.common import _, tr
-from pyramids.cli.piramides_extra import HINT, render_spread
 from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
+from pyramids.text.language import _, tr
 
 CELL = 6  # characters per card cell (3 for the card, 3 of space)
+STEP = 3  # characters per half-card step of a cell's ``x``
 View = dict[str, Any]
 
 
@@ -251,5 +251,44 @@ def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-#: the game's own commands of terminal play (the solver's hint)
-COMMANDS = (HINT,)
+def render_spread(view: dict[str, Any]) -> RenderableType:
+    """A tripeaks or golf view: cards placed by their ``x``, rows top to bottom."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for cell in view["pyramid"]:
+        rows.setdefault(cell["row"], []).append(cell)
+    width = STEP * (max(c["x"] for c in view["pyramid"]) + 3)
+    lines = []
+    golf = view.get("layout") == "golf"
+    if golf:
+        header = Text(" " * 2)
+        for cell in sorted(rows[0], key=lambda c: c["x"]):
+            header.append(" " * (2 + STEP * cell["x"] - len(header.plain)))
+            header.append(f" {cell['pos'][0]} ", style="dim")
+        lines.append(header)
+    for r in sorted(rows):
+        line = Text(" " * 2)
+        for cell in sorted(rows[r], key=lambda c: c["x"]):
+            line.append(" " * (2 + STEP * cell["x"] - len(line.plain)))
+            if cell["removed"]:
+                line.append("   ")
+            else:
+                line.append_text(card_text(cell["card"], free=cell["free"]))
+        line.append(" " * max(1, width - len(line.plain)))
+        if golf:
+            line.append(_("depth {depth}", depth=r + 1), style="dim")
+        else:
+            first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
+            line.append(f"{first}..{last}", style="dim")
+        lines.append(line)
+    layout = tr().name("layout", view["layout"])
+    if not view["variant"].get("wrap", True):
+        layout = _("{layout} (no wrap)", layout=layout)
+    parts = [
+        Text(_("Waste") + " ") + card_text(view["waste"]),
+        Text(_("Stock {n}", n=view["stock"])),
+        Text(_("Layout {layout}", layout=layout)),
+        *([] if golf else [Text(_("Run {run}", run=view["run"]))]),  # golf scores no runs
+        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
+    ]
+    # whole parts move to the next line in a narrow terminal (as in status_line)
+    return Group(*lines, Text(""), Columns(parts, padding=(0, 2)))
