@@ -1,7 +1,7 @@
 """Terminal play for every game: humans, bots and hot-seat around one screen.
 
 The loop only uses the engine contract and the game's terminal hooks
-(:mod:`pyramids.cli.render`), so every registered game gets the same commands,
+(:mod:`pyramids.cli.games`), so every registered game gets the same commands,
 numbered move lists, saving, undo where it is fair, and events told in words.
 
 Every line the player types goes through one table
@@ -651,7 +651,8 @@ def scores_table(view: dict[str, Any]) -> Table:
     for i, (name, score, rank) in enumerate(
         zip(view["names"], view["scores"], ranking, strict=True)
     ):
-        table.add_row(str(i), name, tr().number(score), "" if rank is None else tr().number(rank))
+        place = "" if rank is None else tr().number(rank)
+        table.add_row(tr().number(i + 1), name, tr().number(score), place)
     return table
 
 

@@ -284,7 +284,7 @@ def render(view: View) -> RenderableType:
 
 
 def summary(view: View) -> Table:
-    """Per player and floor: marked areas, Mino bonus and totals; then the places."""
+    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end)."""
     table = Table(
         title=_("Pyramido result"),
         caption=_("floor score = each marked area (colour, visible jewels) + Mino bonus"),
@@ -294,8 +294,9 @@ def summary(view: View) -> Table:
         table.add_column(_("Floor {floor}", floor=f))
     table.add_column(_("Total"), justify="right")
     table.add_column(_("Cards left"), justify="right")
-    table.add_column(_("Place"), justify="right")
-    ranking = view.get("ranking") or [None] * view["players"]
+    over = view["is_over"]  # a saved game replayed before its end has no places yet
+    if over:
+        table.add_column(_("Place"), justify="right")
     for p, pyr in enumerate(view["pyramids"]):
         floors: list[str | Text] = []
         for fs in pyr["floor_scores"]:
@@ -309,7 +310,7 @@ def summary(view: View) -> Table:
             *floors,
             str(view["scores"][p]),
             str(len(pyr["cards_unused"])),
-            str(ranking[p]),
+            *([str(view["ranking"][p])] if over else []),
         )
     return table
 
