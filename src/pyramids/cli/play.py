@@ -22,6 +22,7 @@ the spectator's view).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,9 @@ class Session:
     listed: list[Hashable] = field(default_factory=list)
     listed_at: int | None = None
     saved: tuple[Path, int] | None = None
+    #: files this session may replace without asking: the game it resumed, its
+    #: ``--save`` file once allowed, and every file it has saved to itself
+    own_files: set[Path] = field(default_factory=set)
     leaving: bool = False
     interrupted: bool = False
     told: list[str] = field(default_factory=list)
@@ -369,9 +373,39 @@ def play_bot(session: Session, seat: int) -> None:
 # -- saving and asking ----------------------------------------------------------------
 
 
+def interactive() -> bool:
+    """Whether someone can answer a question: input and output are a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def may_replace(session: Session, path: Path) -> bool:
+    """Whether ``path`` may be written: it is new, this session's own, or the player says so.
+
+    A file found there is never replaced silently (it may be another saved game):
+    at a terminal the player is asked; a run without one (a pipe, a script) is refused.
+    """
+    if not path.is_file() or path.resolve() in session.own_files:
+        return True  # a folder or a bad path: the write itself says why
+    con = session.console
+    if interactive() and ask_yes_no(session, _("{path} exists. Replace it?", path=str(path))):
+        return True
+    con.print(
+        Text(
+            _("Not saved: {path} exists and is left as it was.", path=str(path)),
+            style="yellow",
+        ),
+        soft_wrap=True,
+    )
+    return False
+
+
 def save(session: Session, path: Path) -> bool:
     """Write the record to ``path``; on failure say why (the game is kept) and return False."""
     con = session.console
+    if not may_replace(session, path):
+        if not session.state.is_over:
+            con.print(escape(_("The game goes on: try 'save' with another file name.")))
+        return False
     try:
         path.write_text(json.dumps(session.record(), indent=2) + "\n", encoding="utf-8")
     except OSError as e:
@@ -381,6 +415,7 @@ def save(session: Session, path: Path) -> bool:
             con.print(escape(_("The game goes on: try 'save' with another file name.")))
         return False
     session.saved = (path, session.generation)
+    session.own_files.add(path.resolve())
     con.print(Text(_("Record saved to {path}", path=str(path)), style="green"), soft_wrap=True)
     return True
 
@@ -397,8 +432,13 @@ def ask_yes_no(session: Session, question: str) -> bool:
     except (EOFError, KeyboardInterrupt):
         session.console.print()
         return False
+    return is_yes(answer)
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer is a yes, in English or in the player's language."""
     yes = {"y", "yes", tr().pgettext("answer", "y").lower(), tr().pgettext("answer", "yes").lower()}
-    return answer in yes
+    return answer.strip().lower() in yes
 
 
 def ask_file(session: Session, default: str) -> Path | None:
@@ -412,9 +452,18 @@ def ask_file(session: Session, default: str) -> Path | None:
 
 
 def default_file(session: Session) -> str:
-    """The suggested file name of a record: the game and its seed."""
+    """The suggested file name of a record: the game and its seed, a free name in this folder.
+
+    ``piramides-7.json``, or ``piramides-7-2.json`` when that one exists (a file
+    the session saved itself may be offered again).
+    """
     seed = "" if session.seed is None else f"-{session.seed}"
-    return f"{session.game_id or session.state.game.id}{seed}.json"
+    stem = f"{session.game_id or session.state.game.id}{seed}"
+    name, n = f"{stem}.json", 1
+    while Path(name).exists() and Path(name).resolve() not in session.own_files:
+        n += 1
+        name = f"{stem}-{n}.json"
+    return name
 
 
 # -- the screen -------------------------------------------------------------------

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from pyramids.cli.common import _, fail, get_console, parse_options, reason, record_reason, tr
 from pyramids.cli.games import game_hooks
-from pyramids.cli.play import Seat, new_session, run_session
+from pyramids.cli.play import Seat, interactive, is_yes, new_session, run_session
 from pyramids.engine.errors import PyramidsError, RecordError
 from pyramids.engine.state import State
 
@@ -43,8 +43,12 @@ def _new_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def check_save_path(path: Path) -> None:
-    """Refuse ``--save`` now if its folder cannot take the file, rather than after the game."""
+def check_save_path(path: Path, resume: Path | None = None) -> None:
+    """Refuse ``--save`` now if its folder cannot take the file, rather than after the game.
+
+    A file already there (other than the game resumed) is replaced only if the
+    player says so now; a run without a terminal is refused, never replaced.
+    """
     folder = path.expanduser().parent
     if path.expanduser().is_dir():
         raise fail(_("--save {path}: that is a folder; give a file name", path=str(path)))
@@ -64,6 +68,17 @@ def check_save_path(path: Path) -> None:
                 folder=str(folder),
             )
         )
+    target = path.expanduser().resolve()
+    if not target.exists() or (resume is not None and resume.expanduser().resolve() == target):
+        return
+    question = _("{path} exists. Replace it?", path=str(path))
+    if interactive():
+        try:
+            if is_yes(input(f"{question} {_('[y/N]')} ")):
+                return
+        except (EOFError, KeyboardInterrupt):
+            get_console().print()
+    raise fail(_("--save {path}: the file exists and is left as it was", path=str(path)))
 
 
 def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
@@ -129,7 +144,7 @@ def start_play(request: PlayRequest) -> None:
 
     con = get_console()
     if request.save is not None:
-        check_save_path(request.save)
+        check_save_path(request.save, request.resume)
     undos = 0
     try:
         if request.resume is not None:
@@ -180,6 +195,7 @@ def start_play(request: PlayRequest) -> None:
     session = new_session(
         state, seats, game_hooks(game_id), con, seed=seed, save_to=save_to, undos=undos
     )
+    session.own_files.update(p.expanduser().resolve() for p in (request.save, request.resume) if p)
     run_session(session)
     if session.interrupted:
         raise typer.Exit(130)
