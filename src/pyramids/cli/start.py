@@ -15,7 +15,16 @@ from typing import Any
 import typer
 from rich.text import Text
 
-from pyramids.cli.common import _, fail, get_console, parse_options, reason, record_reason, tr
+from pyramids.cli.common import (
+    _,
+    check_output_file,
+    fail,
+    get_console,
+    parse_options,
+    reason,
+    record_reason,
+    tr,
+)
 from pyramids.cli.games import game_hooks
 from pyramids.cli.play import Seat, interactive, is_yes, new_session, run_session
 from pyramids.engine.errors import PyramidsError, RecordError
@@ -49,25 +58,7 @@ def check_save_path(path: Path, resume: Path | None = None) -> None:
     A file already there (other than the game resumed) is replaced only if the
     player says so now; a run without a terminal is refused, never replaced.
     """
-    folder = path.expanduser().parent
-    if path.expanduser().is_dir():
-        raise fail(_("--save {path}: that is a folder; give a file name", path=str(path)))
-    if not folder.is_dir():
-        raise fail(
-            _(
-                "--save {path}: the folder {folder} does not exist",
-                path=str(path),
-                folder=str(folder),
-            )
-        )
-    if not os.access(folder, os.W_OK):
-        raise fail(
-            _(
-                "--save {path}: the folder {folder} is not writable",
-                path=str(path),
-                folder=str(folder),
-            )
-        )
+    check_output_file(path, "--save")
     target = path.expanduser().resolve()
     if not target.exists() or (resume is not None and resume.expanduser().resolve() == target):
         return
