@@ -90,6 +90,8 @@ class Session:
     #: files this session may replace without asking: the game it resumed, its
     #: ``--save`` file once allowed, and every file it has saved to itself
     own_files: set[Path] = field(default_factory=set)
+    #: the command that deals this game again (:func:`deal_command`); None if none can
+    deal_command: str | None = None
     leaving: bool = False
     interrupted: bool = False
     told: list[str] = field(default_factory=list)
@@ -639,17 +641,43 @@ def leave(session: Session) -> None:
             session.save_to = path
         return
     saved = session.saved is not None and session.saved[1] == session.generation
-    if session.state.ply and not saved and session.seed is not None:
-        con.print(
-            escape(
-                _(
-                    "The game was not saved. The same deal again: "
-                    "pyramids play {game} --seed {seed}",
-                    game=session.game_id or session.state.game.id,
-                    seed=session.seed,
-                )
-            )
-        )
+    if session.state.ply and not saved and session.deal_command is not None:
+        said = _("The game was not saved. The same deal again: {command}")
+        con.print(escape(said.format(command=session.deal_command)), soft_wrap=True)
+
+
+def deal_command(
+    state: State[Any], seats: list[Seat], seed: int | None, *, solvable: bool = False
+) -> str | None:
+    """``pyramids play ...`` dealing exactly this game: players, bots, options, seed.
+
+    Only what differs from the defaults is written (a variant option at its
+    default value is left out), so the line stays short; None when no seed
+    deals the game.
+    """
+    import shlex
+
+    if seed is None:
+        return None
+    game = state.game
+    words = ["pyramids", "play", game.id]
+    default_players = max(game.min_players, min(2, game.max_players))
+    if state.players != default_players:
+        words += ["--players", str(state.players)]
+    specs = [seat.spec for seat in seats if seat.spec is not None]
+    if specs:
+        words += ["--bots", str(len(specs))]
+        if len(set(specs)) == 1:
+            words += ["--agent", specs[0]]
+    defaults = game.resolve_variant({})
+    for name, value in state.variant.items():
+        if defaults.get(name) != value:
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            words += ["-o", f"{name}={text}"]
+    words += ["--seed", str(seed)]
+    if solvable:
+        words.append("--solvable")
+    return shlex.join(words)
 
 
 def finish(session: Session) -> None:

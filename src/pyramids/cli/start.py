@@ -26,7 +26,14 @@ from pyramids.cli.common import (
     tr,
 )
 from pyramids.cli.games import game_hooks
-from pyramids.cli.play import Seat, interactive, is_yes, new_session, run_session
+from pyramids.cli.play import (
+    Seat,
+    deal_command,
+    interactive,
+    is_yes,
+    new_session,
+    run_session,
+)
 from pyramids.engine.errors import PyramidsError, RecordError
 from pyramids.engine.state import State
 
@@ -169,6 +176,7 @@ def start_play(request: PlayRequest) -> None:
     except PyramidsError as e:
         raise fail(reason(e)) from None
     state.names = tuple(s.name for s in seats)
+    dealt_by = seed  # what --seed deals this game again (with --solvable, its first deal)
     save_to = request.save if request.save is not None else request.resume
     title = tr().lookup(f"game:{game_id}", state.game.title)
     if request.resume is not None:
@@ -179,13 +187,14 @@ def start_play(request: PlayRequest) -> None:
         )
     elif request.solvable:  # not deal `seed` itself: the first winnable deals from it on
         said = _("the winnable deals above. Type 'help' for the commands.")
-        seed = None  # `play --seed` would deal another game: no "same deal again" line
+        seed = None  # the seats' random streams as before; the deals are not seed `seed`
     else:
         said = _("seed/deal {seed}. Type 'help' for the commands.", seed=seed)
     con.print(Text.assemble((title, "bold"), " — ", said))
     session = new_session(
         state, seats, game_hooks(game_id), con, seed=seed, save_to=save_to, undos=undos
     )
+    session.deal_command = deal_command(state, seats, dealt_by, solvable=request.solvable)
     session.own_files.update(p.expanduser().resolve() for p in (request.save, request.resume) if p)
     run_session(session)
     if session.interrupted:
