@@ -27,8 +27,8 @@ def play_cmd(
     agent: Annotated[
         str | None,
         typer.Option(
-            help="agent for the bots, see `pyramids agents` "
-            "(default: greedy, or the game's own choice where it has no greedy agent)",
+            help="agent for the bots, with options after colons: mcts:level=hard "
+            "(see `pyramids agents`; default: greedy, or the game's own choice)",
             metavar="AGENT",
         ),
     ] = None,

@@ -52,11 +52,11 @@ def play_one(
     same game in this process or on a Ray worker (``--ray``): its agents are
     built for it and its randomness is ``Rng(seed)``.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
     from pyramids.engine.registry import get_game
 
     g = get_game(game)
-    agents = [make_agent(a, game) for a in names]
+    agents = [build_agent(a, game) for a in names]
     state: State[Any] = g.new(players=len(names), seed=seed, **variant)
     rng = Rng(seed)
     while not state.is_over:
@@ -89,7 +89,7 @@ def simulate(
     are Ray tasks; each is a pure function of its seed, so the figures are those
     of a local run, and records are written here, by this process.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
     from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
     from pyramids.engine.registry import get_game
 
@@ -103,7 +103,7 @@ def simulate(
         if len(names) != n:
             raise fail(_("--agent lists {count} agents for {n} players", count=len(names), n=n))
         for a in names:
-            make_agent(a, game)  # an unknown agent fails here, before any game
+            build_agent(a, game)  # an unknown agent fails here, before any game
         variant = parse_options(option)
         g.resolve_variant(variant)
     except PyramidsError as e:

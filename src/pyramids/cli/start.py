@@ -80,7 +80,8 @@ def check_save_path(path: Path, resume: Path | None = None) -> None:
 
 
 def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
-    from pyramids.ai.registry import default_opponent, make_agent, plays
+    from pyramids.ai.arena import build_agent
+    from pyramids.ai.registry import default_opponent, plays
 
     if bots < 0 or bots > n:
         raise fail(_("--bots must be between 0 and {n}", n=n))
@@ -88,7 +89,7 @@ def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
         agent = "greedy" if plays("greedy", game) else default_opponent(game)
     seats = [Seat(_("Player {number}", number=i + 1)) for i in range(n - bots)]
     seats += [
-        Seat(_("Bot {number}", number=i + 1), make_agent(agent, game), agent) for i in range(bots)
+        Seat(_("Bot {number}", number=i + 1), build_agent(agent, game), agent) for i in range(bots)
     ]
     return seats
 
@@ -98,7 +99,7 @@ def _saved_seats(state: State[Any], bots: object, agent: str | None = None) -> l
 
     ``agent`` (``--agent``) plays the saved bots' seats instead of their own agents.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
 
     if not isinstance(bots, dict) or not all(
         isinstance(k, str)
@@ -113,7 +114,7 @@ def _saved_seats(state: State[Any], bots: object, agent: str | None = None) -> l
     for k, saved in bots.items():
         spec = agent or saved
         seat = seats[int(k)]
-        seat.agent, seat.spec = make_agent(spec, state.game.id), spec
+        seat.agent, seat.spec = build_agent(spec, state.game.id), spec
     return seats
 
 
