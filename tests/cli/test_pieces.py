@@ -73,7 +73,7 @@ def test_help_gives_real_moves_of_the_position_a_goal_and_a_key(game: str, playe
     for text, meaning in examples:
         assert meaning
         state.parse_move(text)  # each example is something the player can type
-    assert hooks.goal and hooks.key(view)
+    assert hooks.goal(view) and hooks.key(view)
     shown = text_of(help_text(_session(state, Console(record=True))))
     assert "How to win:" in shown and "Commands:" in shown and "On the board:" in shown
 
@@ -341,3 +341,18 @@ def test_the_status_line_keeps_each_part_whole_and_only_what_the_layout_has() ->
     while not over.is_over:
         over.play(agent.choose(over, rng))
     assert "next card" not in " ".join(lines(over.view(0), 100))
+
+
+@pytest.mark.parametrize("layout", ["golf", "tripeaks"])
+def test_golf_and_tripeaks_help_tell_their_own_rules(layout: str) -> None:
+    state = pyramids.new_game("piramides", seed=5, layout=layout)
+    shown = " ".join(text_of(help_text(_session(state, Console(record=True, width=100)))).split())
+    assert "[JK]" not in shown and "the joker on the waste" not in shown
+    assert "a joker costs 50" not in shown
+    assert "+50 and deals the next round" not in shown  # the pyramid's round bonus
+    if layout == "golf":
+        assert "clear the seven columns" in shown and "costs nothing" in shown
+        assert "A1 .. G5" in shown
+    else:
+        assert "clear the three peaks" in shown
+        assert "D1..D10" in shown and "G1..G7" not in shown  # a 4-row layout: rows A-D

@@ -540,8 +540,9 @@ def help_text(session: Session) -> RenderableType:
     parts: list[RenderableType] = []
     title = tr().lookup(f"game:{state.game.id}", state.game.title)
     parts.append(Text(title, style="bold"))
-    if hooks.goal:
-        parts.append(Text(_("How to win: ") + _(hooks.goal)))
+    goal = hooks.goal(view)
+    if goal:
+        parts.append(Text(_("How to win: ") + _(goal)))
     if not state.is_over:
         legal = [state.move_to_str(m) for m in state.legal_moves()]
         parts.append(Text("\n" + _("Moves you can type now, for example:"), style="bold"))

@@ -23,7 +23,8 @@ define:
 * ``stats(view) -> dict[str, float]`` (per-game figures for ``pyramids simulate``);
 * ``events(before, after) -> list[str]`` (what a move did, told in words:
   a round cleared, a floor scored, a player out), from two spectator views;
-* ``GOAL`` (how to win, a message marked with ``N_``), ``key(view)`` (what the
+* ``GOAL`` (how to win, a message marked with ``N_``; or ``goal(view)`` returning
+  one, where the rules depend on the options), ``key(view)`` (what the
   board's symbols mean: ``[(symbol, meaning)]``) and ``examples(view, moves)``
   (what one may type now, from the legal moves' notation: ``[(text, meaning)]``)
   for the per-game ``help``.
@@ -69,6 +70,10 @@ def _plain_ending(view: View) -> str:
     return ""
 
 
+def _no_goal(view: View) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class TextFace:
     """The text hooks of one game (defaults where a game defines none)."""
@@ -80,13 +85,18 @@ class TextFace:
     board: Callable[[View], RenderableType] | None = None
     events: Callable[[View, View], list[str]] = _no_events
     ending: Callable[[View], str] = _plain_ending
-    goal: str = ""
+    #: how to win, a message id (the view may pick one: a layout has its own rules)
+    goal: Callable[[View], str] = _no_goal
     key: Callable[[View], list[tuple[Any, str]]] = _no_key
     examples: Callable[[View, list[str]], list[tuple[str, str]]] = _no_examples
 
     def draw(self, view: View) -> RenderableType:
         """The picture of terminal play: ``board`` if the game has one, else ``render``."""
         return (self.board or self.render)(view)
+
+
+def _constant(text: str) -> Callable[[View], str]:
+    return lambda view: text
 
 
 def text_face(game_id: str) -> TextFace:
@@ -105,7 +115,7 @@ def text_face(game_id: str) -> TextFace:
         board=getattr(module, "board", None),
         events=getattr(module, "events", defaults.events),
         ending=getattr(module, "ending", defaults.ending),
-        goal=getattr(module, "GOAL", ""),
+        goal=getattr(module, "goal", None) or _constant(getattr(module, "GOAL", "")),
         key=getattr(module, "key", defaults.key),
         examples=getattr(module, "examples", defaults.examples),
     )

@@ -268,7 +268,7 @@ def summary(view: dict[str, Any]) -> Table:
     table = Table(title=_("Result"))  # why it ended is said above the table, in words
     for col in (*([_("Place")] if over else []), _("Player"), _("Cards"), _("Points")):
         table.add_column(col)
-    order = range(view["players"])
+    order = list(range(view["players"]))
     if over:
         order = sorted(order, key=lambda p: view["ranking"][p])
     for p in order:
