@@ -79,6 +79,7 @@ def main() -> None:
             f"CPU s in all {s.cpu_seconds:,.1f}",
             flush=True,
         )
+        folder.mkdir(parents=True, exist_ok=True)  # the benchmark's own output folder
         path = folder / f"{name}-1-{deals}.json"
         write_verdicts(path, jobs[0], outcomes)
         print(f"   {'':<12} verdicts: {path}")

@@ -43,7 +43,7 @@ def _pettingzoo_module(game_id: str) -> bool:
 
 #: face -> whether a game has it; each is the convention its face looks it up by
 FACES: dict[str, Callable[[str], bool]] = {
-    "terminal drawing (cli/render)": lambda g: has_face("pyramids.cli.render", g),
+    "text drawing (text)": lambda g: has_face("pyramids.text", g),
     "web board (web/boards)": _web_board,
     "rules page (web/rules/en)": _rules_page,
     "greedy agent (ai/greedy)": lambda g: plays("greedy", g),
@@ -72,7 +72,7 @@ def test_each_game_lists_the_faces_it_has_and_lacks(toygame: str) -> None:
 @pytest.mark.parametrize("game_id", FOUR)
 def test_each_face_module_holds_what_its_face_reads(game_id: str) -> None:
     """A module found by name must be the face's (not, say, a helper of the same name)."""
-    render = importlib.import_module(face_path("pyramids.cli.render", game_id))
+    render = importlib.import_module(face_path("pyramids.text", game_id))
     assert callable(render.render)
     policy = importlib.import_module(face_path("pyramids.ai.policies", game_id))
     assert isinstance(policy.POLICY, GamePolicy)
@@ -86,6 +86,4 @@ def test_each_face_module_holds_what_its_face_reads(game_id: str) -> None:
 
 def test_the_face_helpers_of_the_module_names() -> None:
     assert module_name("pyramido-treasure") == "pyramido_treasure"
-    assert face_path("pyramids.cli.render", "pyramido-treasure") == (
-        "pyramids.cli.render.pyramido_treasure"
-    )
+    assert face_path("pyramids.text", "pyramido-treasure") == ("pyramids.text.pyramido_treasure")

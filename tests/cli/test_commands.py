@@ -11,9 +11,9 @@ from rich.console import Console
 import pyramids
 from pyramids.cli import commands
 from pyramids.cli.commands import Command, CommandTable
+from pyramids.cli.games import game_hooks
 from pyramids.cli.lineedit import LineReader
 from pyramids.cli.play import COMMANDS, Seat, Session, dispatch, help_text, new_session
-from pyramids.cli.render import game_hooks
 from tests.cli.test_pieces import GAMES, text_of
 
 

@@ -12,11 +12,11 @@ from rich.console import Console
 
 import pyramids
 from pyramids.ai.registry import make_agent
-from pyramids.cli import piramides_extra
 from pyramids.cli.common import fit_tables
+from pyramids.cli.games import game_hooks
+from pyramids.cli.games import piramides as piramides_terminal
 from pyramids.cli.lineedit import LineReader, next_words
 from pyramids.cli.play import Seat, help_text, new_session
-from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import RecordError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
@@ -73,7 +73,7 @@ def test_help_gives_real_moves_of_the_position_a_goal_and_a_key(game: str, playe
     for text, meaning in examples:
         assert meaning
         state.parse_move(text)  # each example is something the player can type
-    assert hooks.goal and hooks.key(view)
+    assert hooks.goal(view) and hooks.key(view)
     shown = text_of(help_text(_session(state, Console(record=True))))
     assert "How to win:" in shown and "Commands:" in shown and "On the board:" in shown
 
@@ -131,7 +131,7 @@ def test_endings_say_why_the_game_ended() -> None:
 
 def _hint_output(state: State[Any], arg: str) -> str:
     console = Console(width=120, record=True, color_system=None)
-    piramides_extra.hint_command(_session(state, console), arg)
+    piramides_terminal.hint_command(_session(state, console), arg)
     text = console.export_text()
     return "\n".join(line for line in text.splitlines() if "samples," not in line)  # no timing
 
@@ -146,7 +146,7 @@ def test_a_hint_is_the_same_each_time_it_is_asked() -> None:
 
 
 def test_hint_arguments_are_checked() -> None:
-    parse = piramides_extra.parse_hint_argument
+    parse = piramides_terminal.parse_hint_argument
     assert parse("") == (None, "clear")
     assert parse("40 score") == (40, "score")
     assert parse("score 40") == (40, "score")
@@ -163,13 +163,13 @@ def test_a_score_hint_says_why_when_nothing_can_be_cleared() -> None:
     nothing = [
         MoveEstimate(m, samples=8, score_total=-80 * (i + 1), scored=8) for i, m in enumerate(legal)
     ]
-    advice = piramides_extra.advice(session, Hint(legal[0], nothing, 8, 0.1, "score"))
+    advice = piramides_terminal.advice(session, Hint(legal[0], nothing, 8, 0.1, "score"))
     assert "no sampled deal can be cleared" in advice and "0%" not in advice
-    advice = piramides_extra.advice(session, Hint(legal[0], nothing, 8, 0.1, "clear"))
+    advice = piramides_terminal.advice(session, Hint(legal[0], nothing, 8, 0.1, "clear"))
     assert "hint score" in advice and "0%" not in advice
     # the best score clears nothing, but another move clears some samples: no such claim
     some = [*nothing[:-1], MoveEstimate(legal[-1], samples=8, wins=2, score_total=-800, scored=8)]
-    advice = piramides_extra.advice(session, Hint(legal[0], some, 8, 0.1, "score"))
+    advice = piramides_terminal.advice(session, Hint(legal[0], some, 8, 0.1, "score"))
     assert "no sampled deal" not in advice and "0%" in advice
 
 
@@ -177,9 +177,9 @@ def test_a_position_gets_one_hint_seed_in_every_language() -> None:
     """The view holds the seats' names in the player's language; the seed must not."""
     view = pyramids.new_game("piramides", seed=3).view(0)
     czech = {**view, "names": ["Hráč 1"]}
-    assert piramides_extra.position_seed(czech) == piramides_extra.position_seed(view)
+    assert piramides_terminal.position_seed(czech) == piramides_terminal.position_seed(view)
     moved = pyramids.new_game("piramides", seed=4).view(0)
-    assert piramides_extra.position_seed(moved) != piramides_extra.position_seed(view)
+    assert piramides_terminal.position_seed(moved) != piramides_terminal.position_seed(view)
 
 
 def test_records_count_undos_and_old_records_stay_valid(tmp_path: Path) -> None:
@@ -322,7 +322,7 @@ def test_the_score_table_has_the_columns_its_layout_scores(
 
 def test_the_status_line_keeps_each_part_whole_and_only_what_the_layout_has() -> None:
     """At 60 columns "Run 0 (next card +5)" broke between "next" and "card"."""
-    from pyramids.cli.render.piramides import status_line
+    from pyramids.text.piramides import status_line
 
     def lines(view: dict[str, Any], width: int) -> list[str]:
         console = Console(width=width, record=True, color_system=None)
@@ -341,3 +341,18 @@ def test_the_status_line_keeps_each_part_whole_and_only_what_the_layout_has() ->
     while not over.is_over:
         over.play(agent.choose(over, rng))
     assert "next card" not in " ".join(lines(over.view(0), 100))
+
+
+@pytest.mark.parametrize("layout", ["golf", "tripeaks"])
+def test_golf_and_tripeaks_help_tell_their_own_rules(layout: str) -> None:
+    state = pyramids.new_game("piramides", seed=5, layout=layout)
+    shown = " ".join(text_of(help_text(_session(state, Console(record=True, width=100)))).split())
+    assert "[JK]" not in shown and "the joker on the waste" not in shown
+    assert "a joker costs 50" not in shown
+    assert "+50 and deals the next round" not in shown  # the pyramid's round bonus
+    if layout == "golf":
+        assert "clear the seven columns" in shown and "costs nothing" in shown
+        assert "A1 .. G5" in shown
+    else:
+        assert "clear the three peaks" in shown
+        assert "D1..D10" in shown and "G1..G7" not in shown  # a 4-row layout: rows A-D

@@ -170,7 +170,7 @@ def test_contract_holds_for_every_layout(variant: dict[str, Any], seed: int, age
 def test_render_draws_other_layouts() -> None:
     from rich.console import Console
 
-    from pyramids.cli.render.piramides import render
+    from pyramids.text.piramides import render
 
     for layout in ("tripeaks", "golf"):
         s = new(2, layout=layout)

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 import pyramids
 from pyramids.ai.greedy.pyramideto import GreedyPyramideto
 from pyramids.ai.registry import make_agent
+from pyramids.cli.games import game_hooks
 from pyramids.cli.main import app
-from pyramids.cli.render import game_hooks
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramideto import GOALS, PyramidetoState
 from tests.conftest import play_randomly

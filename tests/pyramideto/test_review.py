@@ -183,7 +183,7 @@ def test_no_view_names_a_card_the_seat_has_not_seen(seed: int) -> None:
 def test_move_text_shown_to_a_seat_hides_an_exchange_of_a_card_it_cannot_see() -> None:
     """The terminal's ``describe`` hook: a seat sees the cards it may exchange, but an
     opponent's exchange must not name the card that went face down under the deck."""
-    from pyramids.cli.render import game_hooks
+    from pyramids.cli.games import game_hooks
 
     describe = game_hooks("pyramideto").describe
     assert describe is not None
@@ -207,7 +207,7 @@ def test_move_text_shown_to_a_seat_hides_an_exchange_of_a_card_it_cannot_see() -
     ],
 )
 def test_the_ending_says_which_winning_condition_was_met(shown: list[str], reason: str) -> None:
-    from pyramids.cli.render.pyramideto import summary
+    from pyramids.text.pyramideto import summary
 
     state = pyramids.new_game("pyramideto", players=2, seed=3)
     view = state.view(None)

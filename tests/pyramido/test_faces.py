@@ -9,7 +9,7 @@ from rich.console import Console
 from pyramids.ai.base import RandomAgent
 from pyramids.ai.registry import make_agent
 from pyramids.cli.commands import CommandTable
-from pyramids.cli.render import game_hooks
+from pyramids.cli.games import game_hooks
 from pyramids.engine.rng import Rng
 from tests.pyramido.helpers import new
 

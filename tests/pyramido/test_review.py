@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from pyramids.cli.render.pyramido import describe, floors_command, render
+from pyramids.cli.games.pyramido import floors_command
 from pyramids.engine.errors import IllegalMove, NotationError
 from pyramids.engine.rng import Rng
 from pyramids.games.pyramido import DOMINOES, GAME, PyramidoState
 from pyramids.games.pyramido.dominoes import JEWEL_COUNT
 from pyramids.games.pyramido.game import upper_grid
 from pyramids.games.pyramido.geometry import FRAME_GRID, STRIDE, Grid, quarter_shift
+from pyramids.text.pyramido import describe, render
 from tests.pyramido.helpers import FULL_5X4, gem, go_up, lay, new
 
 Domino = tuple[tuple[int, int], tuple[int, int]]

@@ -9,12 +9,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from pyramids.cli.games import game_hooks
 from pyramids.cli.main import app
-from pyramids.cli.render import game_hooks
-from pyramids.cli.render.pyramido_treasure import render, stats, summary
 from pyramids.games.pyramido_treasure.svg import main as svg_main
 from pyramids.games.pyramido_treasure.svg import treasure_svg, write_pictures
 from pyramids.games.pyramido_treasure.treasures import TREASURES
+from pyramids.text.pyramido_treasure import render, stats, summary
 from tests.pyramido_treasure.helpers import arrange, setup, slide_to, start
 
 DOCS = Path(__file__).resolve().parents[2] / "src/pyramids/web/rules/img/pyramido-treasure"

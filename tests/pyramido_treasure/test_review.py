@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 import pyramids
-from pyramids.cli.render import game_hooks
+from pyramids.cli.games import game_hooks
 from pyramids.engine.errors import IllegalMove, NotationError, RecordError
 from pyramids.games.pyramido_treasure import TreasureState
 from pyramids.games.pyramido_treasure.board import COLS, ROWS, SPOTS

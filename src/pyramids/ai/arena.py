@@ -23,7 +23,14 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    as_completed,
+    wait,
+)
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,16 +125,72 @@ class Match:
 
 def schedule(config: ArenaConfig) -> list[Match]:
     """Every game of the arena, in order (see the module docstring)."""
+    return list(iter_schedule(config))
+
+
+def _tables(config: ArenaConfig) -> list[tuple[int, ...]]:
+    """The seat rotations that repeat through a multi-player schedule."""
     n = config.seat_count()
     count = len(config.agents)
-    if n == 1:
-        return [Match(k, k // count, (k % count,)) for k in range(config.games * count)]
     if count <= n:
         tables = [tuple(i % count for i in range(n))]
     else:
         tables = list(itertools.combinations(range(count), n))
-    cycle = [t[r:] + t[:r] for t in tables for r in range(n)]
-    return [Match(k, k // n, cycle[k % len(cycle)]) for k in range(config.games)]
+    return [t[r:] + t[:r] for t in tables for r in range(n)]
+
+
+def schedule_size(config: ArenaConfig) -> int:
+    """How many games the schedule holds (without building it)."""
+    solo = config.seat_count() == 1
+    return config.games * len(config.agents) if solo else config.games
+
+
+def period(config: ArenaConfig) -> int:
+    """Games per fair block: every agent on every seat (or on the same deal) equally often."""
+    return len(config.agents) if config.seat_count() == 1 else len(_tables(config))
+
+
+def iter_schedule(config: ArenaConfig) -> Iterator[Match]:
+    """The schedule, one game at a time: a huge arena starts at once and holds no list."""
+    if config.seat_count() == 1:
+        count = len(config.agents)
+        for k in range(config.games * count):
+            yield Match(k, k // count, (k % count,))
+        return
+    n = config.seat_count()
+    cycle = _tables(config)
+    for k in range(config.games):
+        yield Match(k, k // n, cycle[k % len(cycle)])
+
+
+def fair_part(config: ArenaConfig, results: Sequence[GameResult]) -> list[GameResult]:
+    """Of an interrupted arena's results, the first whole fair blocks (see :func:`period`).
+
+    Games finish out of order in parallel; a summary of whatever finished would
+    favour the agents seated first, so only the games before the first missing
+    one count, cut to a whole number of blocks.
+    """
+    ordered = sorted(results, key=lambda r: r.index)
+    prefix = 0
+    while prefix < len(ordered) and ordered[prefix].index == prefix:
+        prefix += 1
+    block = period(config)
+    return ordered[: prefix - prefix % block]
+
+
+class Interrupted(Exception):
+    """Ctrl-C during :func:`run_arena`: the games finished so far, in schedule order."""
+
+    def __init__(self, results: list[GameResult]) -> None:
+        super().__init__("interrupted")
+        self.results = results
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops the arena and keeps what finished."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
@@ -219,6 +282,10 @@ def run_arena(
 ) -> list[GameResult]:
     """Play the whole schedule, in ``jobs`` processes; results in schedule order.
 
+    The schedule is streamed, never built whole, and at most a few games per
+    process are in flight; Ctrl-C raises :class:`Interrupted` with the games
+    finished so far.
+
     ``executor`` (e.g. :class:`pyramids.cluster.ray_executor.RayExecutor`) plays
     the games instead of local processes, and is left running for its owner:
     each game is a pure function of the configuration and its index, so the
@@ -231,26 +298,41 @@ def run_arena(
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
         where = str(records)
-    matches = schedule(config)
+    matches = iter_schedule(config)
     results: list[GameResult] = []
+
+    def done(r: GameResult) -> None:
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+
     if jobs == 1 and executor is None:
-        for m in matches:
-            r = play_match(config, m, where, stats)
-            results.append(r)
-            if on_result is not None:
-                on_result(r)
+        try:
+            for m in matches:
+                done(play_match(config, m, where, stats))
+        except KeyboardInterrupt:
+            raise Interrupted(results) from None
         return results
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    pool = executor or ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    window = 4 * jobs if executor is None else 64  # games in flight: a bounded queue
+    pending: set[Future[GameResult]] = set()
     try:
-        futures = [pool.submit(play_match, config, m, where, stats) for m in matches]
-        for future in as_completed(futures):
-            r = future.result()
-            results.append(r)
-            if on_result is not None:
-                on_result(r)
+        for m in matches:
+            pending.add(pool.submit(play_match, config, m, where, stats))
+            if len(pending) >= window:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        for future in as_completed(pending):
+            done(future.result())
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()
+        results.sort(key=lambda r: r.index)
+        raise Interrupted(results) from None
     finally:
         if executor is None:
-            pool.shutdown()
+            pool.shutdown(wait=False, cancel_futures=True)
     results.sort(key=lambda r: r.index)
     return results
 

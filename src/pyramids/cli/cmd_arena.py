@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pyramids.cli.common import fail, fit_tables, get_console, parse_options, progress_bar, reason
+from pyramids.cli.common import (
+    _,
+    check_output_folder,
+    fail,
+    fit_tables,
+    get_console,
+    parse_options,
+    progress_bar,
+    reason,
+)
 
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig
@@ -111,21 +120,23 @@ def register(app: typer.Typer) -> None:
         from pyramids.ai.arena import (
             ArenaConfig,
             GameResult,
+            Interrupted,
+            fair_part,
             games_csv,
             report_json,
             run_arena,
-            schedule,
+            schedule_size,
             summarize,
             summary_csv,
         )
+        from pyramids.cli.games import game_hooks
         from pyramids.cli.plots import arena_plots
-        from pyramids.cli.render import game_hooks
         from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
         from pyramids.engine.errors import PyramidsError
 
         console = get_console()
         if plot and out is None:
-            raise fail("--plot needs --out FOLDER to write the PNG files in")
+            raise fail(_("--plot needs --out FOLDER to write the PNG files in"))
         specs = tuple(a.strip() for a in agents.split(",") if a.strip())
         try:
             config = ArenaConfig(
@@ -140,10 +151,16 @@ def register(app: typer.Typer) -> None:
         except PyramidsError as e:
             raise fail(reason(e)) from None
         if jobs < 1:
-            raise fail("--jobs must be at least 1")
+            raise fail(_("--jobs must be at least 1"))
         if resamples < 1:
-            raise fail("--resamples must be at least 1")
-        total = len(schedule(config))
+            raise fail(_("--resamples must be at least 1"))
+        # outputs are checked before the games, which may take hours
+        if out is not None:
+            out = check_output_folder(out, "--out")
+        if records is not None:
+            records = check_output_folder(records, "--records")
+        total = schedule_size(config)
+        interrupted = False
         stats = game_hooks(game).stats
         try:
             with ray_executor(ray) as executor, progress_bar() as progress:
@@ -153,13 +170,27 @@ def register(app: typer.Typer) -> None:
                     progress.advance(task)
 
                 results = run_arena(config, jobs, records, stats, advance, executor)
+        except Interrupted as stop:
+            results = fair_part(config, stop.results)
+            console.print(
+                _(
+                    "Interrupted: {done} of {total} games played; "
+                    "the summary counts the first {counted}.",
+                    done=len(stop.results),
+                    total=total,
+                    counted=len(results),
+                )
+            )
+            if not results:
+                raise typer.Exit(130) from None
+            interrupted = True
         except (PyramidsError, RayUnavailable) as e:
             raise fail(reason(e)) from None
         summary = summarize(config, results, resamples=resamples)
         for table in summary_tables(config, summary, len(results), min(console.width, 80)):
             console.print(table)
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
+            out.mkdir(exist_ok=True)
             (out / "summary.json").write_text(
                 report_json(config, summary, results), encoding="utf-8"
             )
@@ -171,6 +202,8 @@ def register(app: typer.Typer) -> None:
                     written += arena_plots(config, summary, results, out)
                 except RuntimeError as e:
                     raise fail(str(e)) from None
-            console.print("wrote " + ", ".join(str(p) for p in written))
+            console.print(_("wrote {files}", files=", ".join(str(p) for p in written)))
         if records is not None:
-            console.print(f"records saved in {records}")
+            console.print(_("records saved in {folder}", folder=str(records)))
+        if interrupted:
+            raise typer.Exit(130)

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pyramids.cli.common import _, fail, get_console, progress_bar, record_reason, tr
+from pyramids.cli.common import (
+    _,
+    check_output_file,
+    fail,
+    get_console,
+    progress_bar,
+    record_reason,
+    tr,
+)
 
 if TYPE_CHECKING:
     from pyramids.review import Decision, Review
@@ -213,7 +221,6 @@ def plot_review(result: Review, out: Path) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
-    out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)
     plt.close(fig)
 
@@ -246,6 +253,13 @@ def run_review(
         if seat < 1:
             raise fail(_("players are counted from 1: --seat 1 is the first player"))
         seat -= 1  # players count seats from 1, as the default names do
+    if jobs < 1:
+        raise fail(_("--jobs must be at least 1"))
+    # every output is checked before the review, which may take minutes
+    if plot is not None:
+        check_output_file(plot, "--plot")
+    if save is not None:
+        check_output_file(save, "--json")
     with progress_bar() as bar:
         task = bar.add_task(_("reviewing"), total=None)
 
@@ -322,4 +336,4 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Review a recorded game: each decision graded, with the better move and a summary."""
-        run_review(file, seat, budget, seed, max(1, jobs), plot, save)
+        run_review(file, seat, budget, seed, jobs, plot, save)

@@ -40,6 +40,13 @@ def solve_cmd(
         Path | None, typer.Option(help="golf: a board file (same as --file X --format board)")
     ] = None,
     pysol_deal: Annotated[int | None, typer.Option(help="golf: PySolFC's deal number N")] = None,
+    pysol_deals: Annotated[
+        str | None, typer.Option(help="golf: a range of PySolFC's deal numbers, A..B")
+    ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="golf: PySolFC's default rule, nothing on a King (no wrap)"),
+    ] = False,
     export_board: Annotated[
         Path | None, typer.Option(help="golf: write the deal as a board file ('-': print)")
     ] = None,
@@ -78,6 +85,8 @@ def solve_cmd(
         verdicts,
         as_json,
         ray=ray,
+        strict=strict,
+        pysol_deals=pysol_deals,
     )
 
 

@@ -7,17 +7,20 @@ before a command actually needs them.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
+
+# the commands translate with the text faces' one language setting (re-exported)
+from pyramids.text.language import _ as _
+from pyramids.text.language import set_language as set_language
+from pyramids.text.language import tr as tr
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
 
-    from pyramids.i18n import Translator
-
-_language: list[str] = []
 _console: list[Console] = []
 
 
@@ -28,29 +31,6 @@ def get_console() -> Console:
 
         _console.append(Console())
     return _console[0]
-
-
-def set_language(lang: str | None) -> str:
-    """Choose the language of the terminal faces: ``--lang``, else ``LANG`` and friends."""
-    from pyramids import i18n
-
-    chosen = i18n.check_language(lang) if lang else i18n.from_environment()
-    _language[:] = [chosen]
-    return chosen
-
-
-def tr() -> Translator:
-    """The translator of this terminal session (from the environment until set)."""
-    from pyramids import i18n
-
-    if not _language:
-        _language.append(i18n.from_environment())
-    return i18n.translator(_language[0])
-
-
-def _(message: str, /, **params: Any) -> str:
-    """``message`` in the terminal's language, its ``{placeholders}`` filled in."""
-    return tr().gettext(message, **params)
 
 
 def reason(err: BaseException) -> str:
@@ -151,3 +131,58 @@ def fit_tables(
             groups.append([])
         groups[-1].append(col)
     return [build(g, title if i == 0 else None) for i, g in enumerate(groups)]
+
+
+def check_output_file(path: Path, option: str) -> Path:
+    """Refuse ``option``'s output file now, before any work, if it cannot be written.
+
+    Why before: a command that runs for minutes must not fail at its last step
+    on a typing mistake. A missing folder is an error, never created: a
+    mistyped path would otherwise leave folders behind (as root, anywhere).
+    """
+    target = path.expanduser()
+    folder = target.parent
+    if target.is_dir():
+        raise fail(
+            _("{option} {path}: that is a folder; give a file name", option=option, path=str(path))
+        )
+    _check_folder(folder, option, path)
+    return target
+
+
+def check_output_folder(path: Path, option: str) -> Path:
+    """Refuse ``option``'s output folder now, before any work: a file there, or no parent.
+
+    The folder itself is made when it does not exist (it is what the option
+    names), but never the folders above it.
+    """
+    target = path.expanduser()
+    if target.exists() and not target.is_dir():
+        raise fail(
+            _("{option} {path}: that is a file; give a folder", option=option, path=str(path))
+        )
+    _check_folder(target if target.is_dir() else target.parent, option, path)
+    return target
+
+
+def _check_folder(folder: Path, option: str, path: Path) -> None:
+    import os
+
+    if not folder.is_dir():
+        raise fail(
+            _(
+                "{option} {path}: the folder {folder} does not exist",
+                option=option,
+                path=str(path),
+                folder=str(folder),
+            )
+        )
+    if not os.access(folder, os.W_OK):
+        raise fail(
+            _(
+                "{option} {path}: the folder {folder} is not writable",
+                option=option,
+                path=str(path),
+                folder=str(folder),
+            )
+        )

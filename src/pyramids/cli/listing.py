@@ -123,8 +123,34 @@ def agents_table(game: str | None) -> None:
     except PyramidsError as e:
         raise fail(tr().error(e)) from None
     table = Table(title=_("Agents"))
-    table.add_column(_("name"), style="bold")
+    table.add_column(_("name"), style="bold", no_wrap=True)
     table.add_column(_("games"))
+    table.add_column(_("how it plays"), ratio=1)
     for name in names:
-        table.add_row(name, _("all") if for_every_game(name) else ", ".join(agent_games(name)))
-    get_console().print(table)
+        games = agent_games(name)
+        shown = _("all") if for_every_game(name) else ", ".join(games)
+        if game is None and not for_every_game(name) and len(games) > 1:
+            how = _("its own for each game: see pyramids agents GAME")
+        else:
+            how = _agent_summary(name, game or games[0])
+        table.add_row(name, shown, how)
+    con = get_console()
+    con.print(table)
+    con.print(
+        _(
+            "An agent's options follow its name after colons, in play, simulate and arena "
+            "alike: --agent mcts:level=hard. mcts has three levels: easy (about 0.5 s a "
+            "move), medium (the default, about 1 s) and hard (about 1.5 s, the strongest). "
+            "child is the treasure hunt's greedy player with a child's memory: it forgets "
+            "some of what it saw."
+        )
+    )
+
+
+def _agent_summary(name: str, game: str) -> str:
+    """What an agent does, in a few words (its class's ``summary``)."""
+    from pyramids.ai.registry import agent_class
+
+    cls = agent_class(name, game)
+    summary = str(getattr(cls, "summary", "")) if cls is not None else ""
+    return tr().lookup(f"agent:{name}", summary) if summary else ""

@@ -1,24 +1,58 @@
-"""The ``pyramids`` command: play, replay, simulate, and list games and agents.
+"""The ``pyramids`` command: its global options, and its commands from one module each.
 
-This module only declares the commands. Each command imports what it needs
-inside its body, so that ``pyramids --help`` (and a mistyped option) answers
-without loading Rich, Babel, the games or the AI: the start-up budget is
-150 ms (``make bench ARGS=cli_startup``; figures in docs/performance.md).
-Help is plain Click formatting for the same reason (Typer's Rich help alone
-imports Markdown and costs about 90 ms), and it shows boolean flags as flags.
+This module only gathers the commands (:data:`COMMAND_MODULES`). Each
+command imports what it needs inside its body, so that ``pyramids --help``
+(and a mistyped option) answers without loading Rich, Babel, the games or the
+AI: the start-up budget is 150 ms (``make bench ARGS=cli_startup``; figures in
+docs/performance.md). Help is plain Click formatting for the same reason
+(Typer's Rich help alone imports Markdown and costs about 90 ms), and it shows
+boolean flags as flags.
 """
 
 # No ``from __future__ import annotations`` here: Typer evaluates every string
 # annotation of a command twice (signature and type hints), which doubled the
 # time to build the command table that ``--help`` pays for (29 -> 14 ms).
 
-from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from pyramids import __version__
 from pyramids.cli.common import fail, set_language
+
+#: how help names a value without a metavar of its own: a word, never a Python type
+VALUE_WORDS = {"int": "N", "float": "X", "str": "TEXT", "path": "PATH", "list[str]": "TEXT"}
+
+
+def _plain_value_names() -> None:
+    """Help shows ``--jobs N`` and ``GAME``, not ``--jobs <int>`` and ``GAME <str>``.
+
+    Typer's plain help appends the annotation's Python type to every argument
+    and to each option without a metavar; a player reads ``<list[str]>`` as
+    noise. Arguments already show their name (``GAME``, ``FILE``), so their
+    type is left out; an option without a metavar gets a word for its type.
+    """
+    from typer.core import TyperArgument, TyperOption
+
+    original = TyperOption.display_type_rich
+
+    def option_value(self: TyperOption, ctx: Any) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        shown = original(self, ctx)
+        if shown is None:
+            return None
+        bare = shown.removesuffix("...").strip("<>")
+        return VALUE_WORDS.get(bare, bare.upper())
+
+    def no_type(self: TyperArgument, ctx: Any) -> str | None:
+        return None
+
+    TyperOption.display_type_rich = option_value  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = no_type  # type: ignore[method-assign, assignment]
+
+
+_plain_value_names()
 
 app = typer.Typer(
     help="Pyramids: four table games that share a name. Play, replay, simulate.",
@@ -59,152 +93,15 @@ def _choose_language(
         raise fail(str(e)) from None
 
 
-@app.command("games")
-def games_cmd(
-    game: Annotated[
-        str | None, typer.Argument(help="one game: its options explained", metavar="GAME")
-    ] = None,
-) -> None:
-    """List the games, or explain one game's variant options."""
-    from pyramids.cli.listing import game_details, games_table
-
-    if game is None:
-        games_table()
-    else:
-        game_details(game)
-
-
-@app.command("agents")
-def agents_cmd(
-    game: Annotated[
-        str | None, typer.Argument(help="only agents for this game", metavar="GAME")
-    ] = None,
-) -> None:
-    """List the AI agents by name and the games they play."""
-    from pyramids.cli.listing import agents_table
-
-    agents_table(game)
-
-
-@app.command("play")
-def play_cmd(
-    game: Annotated[
-        str, typer.Argument(help="game id, see `pyramids games`", metavar="GAME")
-    ] = "piramides",
-    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
-    bots: Annotated[
-        int, typer.Option(help="how many seats (the last ones) bots play", metavar="N")
-    ] = 0,
-    agent: Annotated[
-        str | None,
-        typer.Option(
-            help="agent for the bots, see `pyramids agents` "
-            "(default: greedy, or the game's own choice where it has no greedy agent)",
-            metavar="AGENT",
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="seed of the game (random if omitted)", metavar="N")
-    ] = None,
-    deal: Annotated[
-        int | None, typer.Option(help="deal number (same as --seed)", metavar="N")
-    ] = None,
-    face_down: Annotated[
-        bool, typer.Option("--face-down", help="piramides: covered cards face down")
-    ] = False,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", "-o", help="variant option name=value (see `pyramids games GAME`)"
-        ),
-    ] = None,
-    save: Annotated[
-        Path | None,
-        typer.Option(help="save the record here when the game ends or is left", metavar="FILE"),
-    ] = None,
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            help="go on with a saved game (saved back to the same file unless --save)",
-            metavar="FILE",
-        ),
-    ] = None,
-    solvable: Annotated[
-        bool, typer.Option("--solvable", help="piramides: deal only winnable deals")
-    ] = False,
-) -> None:
-    """Play a game in the terminal (type `help` during the game)."""
-    from pyramids.cli.start import PlayRequest, start_play
-
-    start_play(
-        PlayRequest(
-            game=game,
-            players=players,
-            bots=bots,
-            agent=agent,
-            seed=deal if deal is not None else seed,
-            face_down=face_down,
-            options=option or [],
-            save=save,
-            resume=resume,
-            solvable=solvable,
-        )
-    )
-
-
-@app.command("replay")
-def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)", metavar="FILE")],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="print only the final result as JSON")
-    ] = False,
-    boards: Annotated[
-        bool, typer.Option("--boards", help="draw the board after each move")
-    ] = False,
-    step: Annotated[
-        bool, typer.Option("--step", help="with --boards: wait for Enter after each move")
-    ] = False,
-) -> None:
-    """Re-check a record move by move: its moves and result (boards with --boards)."""
-    from pyramids.cli.replaying import replay_file
-
-    replay_file(file, as_json=as_json, boards=boards or step, step=step)
-
-
-@app.command("simulate")
-def simulate_cmd(
-    game: Annotated[str, typer.Argument(help="game id", metavar="GAME")],
-    games: Annotated[int, typer.Option(help="number of games", metavar="N")] = 100,
-    agent: Annotated[
-        str, typer.Option(help="agent for every seat, or a,b,c per seat", metavar="AGENTS")
-    ] = "random",
-    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
-    seed: Annotated[int, typer.Option(help="first seed; game k uses seed+k", metavar="N")] = 0,
-    records: Annotated[
-        Path | None, typer.Option(help="folder to save every record in", metavar="DIR")
-    ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
-    ] = None,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            help="play the games as Ray tasks on a cluster: its head's HOST:PORT, auto, "
-            "or local (extra 'cluster'; see docs/deploy.md)",
-            metavar="ADDRESS",
-        ),
-    ] = None,
-) -> None:
-    """Play many games between agents and summarise the scores."""
-    from pyramids.cli.simulating import simulate
-
-    simulate(game, games, agent, players, seed, records, option or [], ray=ray)
-
-
-#: Commands defined in modules of their own; each module has ``register(app)``
-#: and imports only Typer at module level (the work is imported inside the command).
+#: The commands, one module each, in the order ``--help`` lists them; each module
+#: has ``register(app)`` and imports only Typer at module level (the work is
+#: imported inside the command).
 COMMAND_MODULES: list[str] = [
+    "pyramids.cli.cmd_games",
+    "pyramids.cli.cmd_agents",
+    "pyramids.cli.cmd_play",
+    "pyramids.cli.cmd_replay",
+    "pyramids.cli.cmd_simulate",
     "pyramids.cli.cmd_serve",
     "pyramids.cli.cmd_arena",
     "pyramids.cli.cmd_solve",

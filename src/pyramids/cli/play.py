@@ -1,7 +1,7 @@
 """Terminal play for every game: humans, bots and hot-seat around one screen.
 
 The loop only uses the engine contract and the game's terminal hooks
-(:mod:`pyramids.cli.render`), so every registered game gets the same commands,
+(:mod:`pyramids.cli.games`), so every registered game gets the same commands,
 numbered move lists, saving, undo where it is fair, and events told in words.
 
 Every line the player types goes through one table
@@ -22,6 +22,7 @@ the spectator's view).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +37,8 @@ from rich.text import Text
 from pyramids.ai.base import Agent
 from pyramids.cli.commands import Command, CommandTable
 from pyramids.cli.common import _, reason, tr
+from pyramids.cli.games import GameHooks
 from pyramids.cli.lineedit import LineReader
-from pyramids.cli.render import GameHooks
 from pyramids.engine.errors import IllegalMove, PyramidsError
 from pyramids.engine.records import make_record
 from pyramids.engine.rng import Rng
@@ -86,6 +87,11 @@ class Session:
     listed: list[Hashable] = field(default_factory=list)
     listed_at: int | None = None
     saved: tuple[Path, int] | None = None
+    #: files this session may replace without asking: the game it resumed, its
+    #: ``--save`` file once allowed, and every file it has saved to itself
+    own_files: set[Path] = field(default_factory=set)
+    #: the command that deals this game again (:func:`deal_command`); None if none can
+    deal_command: str | None = None
     leaving: bool = False
     interrupted: bool = False
     told: list[str] = field(default_factory=list)
@@ -369,9 +375,39 @@ def play_bot(session: Session, seat: int) -> None:
 # -- saving and asking ----------------------------------------------------------------
 
 
+def interactive() -> bool:
+    """Whether someone can answer a question: input and output are a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def may_replace(session: Session, path: Path) -> bool:
+    """Whether ``path`` may be written: it is new, this session's own, or the player says so.
+
+    A file found there is never replaced silently (it may be another saved game):
+    at a terminal the player is asked; a run without one (a pipe, a script) is refused.
+    """
+    if not path.is_file() or path.resolve() in session.own_files:
+        return True  # a folder or a bad path: the write itself says why
+    con = session.console
+    if interactive() and ask_yes_no(session, _("{path} exists. Replace it?", path=str(path))):
+        return True
+    con.print(
+        Text(
+            _("Not saved: {path} exists and is left as it was.", path=str(path)),
+            style="yellow",
+        ),
+        soft_wrap=True,
+    )
+    return False
+
+
 def save(session: Session, path: Path) -> bool:
     """Write the record to ``path``; on failure say why (the game is kept) and return False."""
     con = session.console
+    if not may_replace(session, path):
+        if not session.state.is_over:
+            con.print(escape(_("The game goes on: try 'save' with another file name.")))
+        return False
     try:
         path.write_text(json.dumps(session.record(), indent=2) + "\n", encoding="utf-8")
     except OSError as e:
@@ -381,6 +417,7 @@ def save(session: Session, path: Path) -> bool:
             con.print(escape(_("The game goes on: try 'save' with another file name.")))
         return False
     session.saved = (path, session.generation)
+    session.own_files.add(path.resolve())
     con.print(Text(_("Record saved to {path}", path=str(path)), style="green"), soft_wrap=True)
     return True
 
@@ -397,8 +434,13 @@ def ask_yes_no(session: Session, question: str) -> bool:
     except (EOFError, KeyboardInterrupt):
         session.console.print()
         return False
+    return is_yes(answer)
+
+
+def is_yes(answer: str) -> bool:
+    """Whether a typed answer is a yes, in English or in the player's language."""
     yes = {"y", "yes", tr().pgettext("answer", "y").lower(), tr().pgettext("answer", "yes").lower()}
-    return answer in yes
+    return answer.strip().lower() in yes
 
 
 def ask_file(session: Session, default: str) -> Path | None:
@@ -412,9 +454,18 @@ def ask_file(session: Session, default: str) -> Path | None:
 
 
 def default_file(session: Session) -> str:
-    """The suggested file name of a record: the game and its seed."""
+    """The suggested file name of a record: the game and its seed, a free name in this folder.
+
+    ``piramides-7.json``, or ``piramides-7-2.json`` when that one exists (a file
+    the session saved itself may be offered again).
+    """
     seed = "" if session.seed is None else f"-{session.seed}"
-    return f"{session.game_id or session.state.game.id}{seed}.json"
+    stem = f"{session.game_id or session.state.game.id}{seed}"
+    name, n = f"{stem}.json", 1
+    while Path(name).exists() and Path(name).resolve() not in session.own_files:
+        n += 1
+        name = f"{stem}-{n}.json"
+    return name
 
 
 # -- the screen -------------------------------------------------------------------
@@ -489,8 +540,9 @@ def help_text(session: Session) -> RenderableType:
     parts: list[RenderableType] = []
     title = tr().lookup(f"game:{state.game.id}", state.game.title)
     parts.append(Text(title, style="bold"))
-    if hooks.goal:
-        parts.append(Text(_("How to win: ") + _(hooks.goal)))
+    goal = hooks.goal(view)
+    if goal:
+        parts.append(Text(_("How to win: ") + _(goal)))
     if not state.is_over:
         legal = [state.move_to_str(m) for m in state.legal_moves()]
         parts.append(Text("\n" + _("Moves you can type now, for example:"), style="bold"))
@@ -590,17 +642,43 @@ def leave(session: Session) -> None:
             session.save_to = path
         return
     saved = session.saved is not None and session.saved[1] == session.generation
-    if session.state.ply and not saved and session.seed is not None:
-        con.print(
-            escape(
-                _(
-                    "The game was not saved. The same deal again: "
-                    "pyramids play {game} --seed {seed}",
-                    game=session.game_id or session.state.game.id,
-                    seed=session.seed,
-                )
-            )
-        )
+    if session.state.ply and not saved and session.deal_command is not None:
+        said = _("The game was not saved. The same deal again: {command}")
+        con.print(escape(said.format(command=session.deal_command)), soft_wrap=True)
+
+
+def deal_command(
+    state: State[Any], seats: list[Seat], seed: int | None, *, solvable: bool = False
+) -> str | None:
+    """``pyramids play ...`` dealing exactly this game: players, bots, options, seed.
+
+    Only what differs from the defaults is written (a variant option at its
+    default value is left out), so the line stays short; None when no seed
+    deals the game.
+    """
+    import shlex
+
+    if seed is None:
+        return None
+    game = state.game
+    words = ["pyramids", "play", game.id]
+    default_players = max(game.min_players, min(2, game.max_players))
+    if state.players != default_players:
+        words += ["--players", str(state.players)]
+    specs = [seat.spec for seat in seats if seat.spec is not None]
+    if specs:
+        words += ["--bots", str(len(specs))]
+        if len(set(specs)) == 1:
+            words += ["--agent", specs[0]]
+    defaults = game.resolve_variant({})
+    for name, value in state.variant.items():
+        if defaults.get(name) != value:
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            words += ["-o", f"{name}={text}"]
+    words += ["--seed", str(seed)]
+    if solvable:
+        words.append("--solvable")
+    return shlex.join(words)
 
 
 def finish(session: Session) -> None:
@@ -651,7 +729,8 @@ def scores_table(view: dict[str, Any]) -> Table:
     for i, (name, score, rank) in enumerate(
         zip(view["names"], view["scores"], ranking, strict=True)
     ):
-        table.add_row(str(i), name, tr().number(score), "" if rank is None else tr().number(rank))
+        place = "" if rank is None else tr().number(rank)
+        table.add_row(tr().number(i + 1), name, tr().number(score), place)
     return table
 
 

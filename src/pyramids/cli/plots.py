@@ -71,7 +71,6 @@ def arena_plots(
 ) -> list[Path]:
     """``ratings.png`` (Elo with its interval per agent) and ``scores.png`` (score spread)."""
     plt = pyplot()
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     names = [s.agent for s in summary]
     rows = list(range(len(summary)))

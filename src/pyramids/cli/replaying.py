@@ -17,8 +17,8 @@ from rich.columns import Columns
 from rich.text import Text
 
 from pyramids.cli.common import _, fail, get_console, record_reason, tr
+from pyramids.cli.games import game_hooks
 from pyramids.cli.play import scores_table
-from pyramids.cli.render import game_hooks
 from pyramids.engine.errors import RecordError
 
 

@@ -9,10 +9,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.table import Table
 
-from pyramids.cli.common import fail, get_console, parse_options, progress_bar, reason
-from pyramids.cli.render import game_hooks
+from pyramids.cli.common import (
+    _,
+    check_output_folder,
+    fail,
+    get_console,
+    parse_options,
+    progress_bar,
+    reason,
+    tr,
+)
+from pyramids.cli.games import game_hooks
 from pyramids.engine.errors import PyramidsError
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
@@ -42,11 +52,11 @@ def play_one(
     same game in this process or on a Ray worker (``--ray``): its agents are
     built for it and its randomness is ``Rng(seed)``.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
     from pyramids.engine.registry import get_game
 
     g = get_game(game)
-    agents = [make_agent(a, game) for a in names]
+    agents = [build_agent(a, game) for a in names]
     state: State[Any] = g.new(players=len(names), seed=seed, **variant)
     rng = Rng(seed)
     while not state.is_over:
@@ -79,7 +89,7 @@ def simulate(
     are Ray tasks; each is a pure function of its seed, so the figures are those
     of a local run, and records are written here, by this process.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
     from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
     from pyramids.engine.registry import get_game
 
@@ -91,22 +101,25 @@ def simulate(
         if len(names) == 1:
             names = names * n
         if len(names) != n:
-            raise fail(f"--agent lists {len(names)} agents for {n} players")
+            raise fail(_("--agent lists {count} agents for {n} players", count=len(names), n=n))
         for a in names:
-            make_agent(a, game)  # an unknown agent fails here, before any game
+            build_agent(a, game)  # an unknown agent fails here, before any game
         variant = parse_options(option)
         g.resolve_variant(variant)
     except PyramidsError as e:
         raise fail(reason(e)) from None
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(_("--games must be at least 1"))
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-    scores: list[list[int]] = [[] for _ in range(n)]
+        records = check_output_folder(records, "--records")
+        records.mkdir(exist_ok=True)
+    scores: list[list[int]] = [[] for _seat in range(n)]
     wins = [0] * n
     extra: dict[str, list[float]] = {}
     args = (game, tuple(names), variant)
     keep = records is not None
+    played_count = 0
+    interrupted = False
     try:
         with ray_executor(ray) as executor, progress_bar() as progress:
             task = progress.add_task(f"{game}", total=games)
@@ -115,31 +128,59 @@ def simulate(
             else:
                 futures = [executor.submit(play_one, *args, seed + k, keep) for k in range(games)]
                 done = (f.result() for f in as_completed(futures))
-            for played in done:
-                for p, s in enumerate(played.scores):
-                    scores[p].append(s)
-                for p in played.winners:
-                    wins[p] += 1
-                for key, value in played.stats.items():
-                    extra.setdefault(key, []).append(value)
-                if records is not None and played.record is not None:
-                    path = records / f"{game}-{played.seed}.json"
-                    path.write_text(json.dumps(played.record, indent=2) + "\n", encoding="utf-8")
-                progress.advance(task)
+            try:
+                for played in done:
+                    for p, s in enumerate(played.scores):
+                        scores[p].append(s)
+                    for p in played.winners:
+                        wins[p] += 1
+                    for key, value in played.stats.items():
+                        extra.setdefault(key, []).append(value)
+                    if records is not None and played.record is not None:
+                        path = records / f"{game}-{played.seed}.json"
+                        text = json.dumps(played.record, indent=2) + "\n"
+                        path.write_text(text, encoding="utf-8")
+                    played_count += 1
+                    progress.advance(task)
+            except KeyboardInterrupt:  # the games played so far are summarised below
+                interrupted = True
     except RayUnavailable as e:
         raise fail(str(e)) from None
-    table = Table(title=f"{games} games of {game}")
-    table.add_column("seat")
-    table.add_column("agent")
-    table.add_column("mean", justify="right")
-    table.add_column("median", justify="right")
-    table.add_column("min", justify="right")
-    table.add_column("max", justify="right")
+    except OSError as e:  # a record that could not be written (the disk filled up)
+        raise fail(reason(e)) from None
+    console = get_console()
+    if interrupted:
+        console.print(
+            _("Interrupted: {done} of {total} games played.", done=played_count, total=games)
+        )
+    if played_count == 0:
+        raise typer.Exit(130)
+    print_summary(game, names, played_count, scores, wins, extra)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def print_summary(
+    game: str,
+    names: list[str],
+    games: int,
+    scores: list[list[int]],
+    wins: list[int],
+    extra: dict[str, list[float]],
+) -> None:
+    """The scores per seat (numbered from 1, as everywhere) and the game's own figures."""
+    n = len(names)
+    t = tr()
+    table = Table(title=t.ngettext("{n} game of {game}", "{n} games of {game}", games, game=game))
+    table.add_column(_("seat"))
+    table.add_column(_("agent"))
+    for heading in (_("mean"), _("median"), _("min"), _("max")):
+        table.add_column(heading, justify="right")
     if n > 1:
-        table.add_column("wins", justify="right")
+        table.add_column(_("wins"), justify="right")
     for p in range(n):
         row = [
-            str(p),
+            str(p + 1),
             names[p],
             f"{statistics.fmean(scores[p]):.1f}",
             f"{statistics.median(scores[p]):g}",
@@ -152,11 +193,10 @@ def simulate(
     console = get_console()
     console.print(table)
     if extra:
-        t2 = Table(title="Per-game statistics")
-        t2.add_column("statistic")
-        t2.add_column("mean", justify="right")
-        t2.add_column("median", justify="right")
-        t2.add_column("max", justify="right")
+        t2 = Table(title=_("Per-game statistics"))
+        t2.add_column(_("statistic"))
+        for heading in (_("mean"), _("median"), _("max")):
+            t2.add_column(heading, justify="right")
         for key, values in extra.items():
             t2.add_row(
                 key,

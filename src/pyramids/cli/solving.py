@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.table import Table
 
-from pyramids.cli.common import fail, get_console, progress_bar, reason
+from pyramids.cli.common import _, check_output_file, fail, get_console, progress_bar, reason
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -135,6 +136,9 @@ def run_solve(
     verdicts: Path | None,
     as_json: bool,
     ray: str | None = None,
+    *,
+    strict: bool = False,
+    pysol_deals: str | None = None,
 ) -> None:
     """What ``pyramids solve`` does with its options (see the module docstring)."""
     if layout not in LAYOUTS:
@@ -145,30 +149,55 @@ def run_solve(
         raise fail("--format must be cards or board")
     if board is not None:
         file, format = board, "board"
-    sources = [x is not None for x in (deal, deals, file, pysol_deal)]
+    sources = [x is not None for x in (deal, deals, file, pysol_deal, pysol_deals)]
     if sum(sources) != 1:
-        raise fail("give exactly one of --deal, --deals, --file/--board, --pysol-deal")
-    if ((format == "board" and file is not None) or pysol_deal is not None) and layout != "golf":
-        raise fail("board files and PySolFC deals are golf deals: use `pyramids solve golf`")
+        raise fail(
+            _("give exactly one of --deal, --deals, --file/--board, --pysol-deal, --pysol-deals")
+        )
+    pysol = pysol_deal is not None or pysol_deals is not None
+    if ((format == "board" and file is not None) or pysol) and layout != "golf":
+        raise fail(_("board files and PySolFC deals are golf deals: use `pyramids solve golf`"))
+    if strict and layout != "golf":
+        raise fail(_("--strict is a rule of golf: use `pyramids solve golf --strict`"))
+    if strict and wrap:
+        raise fail(_("--strict has no King-Ace wrap: leave out --wrap"))
+    if deal is not None and deal < 0:
+        raise fail(_("--deal must be 0 or more"))
+    if pysol_deal is not None and pysol_deal < 1:
+        raise fail(_("PySolFC deal numbers start at 1"))
+    many = deals is not None or pysol_deals is not None
+    for given, option in ((plot, "--plot"), (verdicts, "--verdicts")):
+        if given is not None and not many:
+            raise fail(_("{option} is for ranges of deals: give --deals A..B", option=option))
+    if jobs < 1:
+        raise fail(_("--jobs must be at least 1"))
+    # outputs are checked before the work, which may take hours
+    if plot is not None:
+        check_output_file(plot, "--plot")
+    if verdicts is not None:
+        check_output_file(verdicts, "--verdicts")
+    if export_board is not None and str(export_board) != "-":
+        check_output_file(export_board, "--export-board")
     if jokers is not None and layout != "pyramid":
         raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
     if max_nodes < 1 or max_seconds <= 0:
         raise fail("--max-nodes and --max-seconds must be positive")
-    if ray is not None and deals is None:
-        raise fail("--ray solves ranges of deals: give --deals A..B")
+    if ray is not None and not many:
+        raise fail(_("--ray solves ranges of deals: give --deals A..B"))
     variant: dict[str, Any] = {"layout": layout}
     if wrap is not None:
         variant["wrap"] = wrap
+    elif strict or pysol:  # PySolFC's Golf has no wrap
+        wrap = variant["wrap"] = False
     if jokers is not None:
         variant["jokers_per_round"] = jokers
     try:  # a bad option (--jokers -1) is its error, in a line, before any deal is solved
         resolved = GAME.resolve_variant(variant)
     except PyramidsError as e:
         raise fail(reason(e)) from None
-    if deals is not None:
-        _solve_range(
-            layout, deals, jobs, mode, wrap, jokers, max_nodes, max_seconds, plot, verdicts, ray
-        )
+    if deals is not None or pysol_deals is not None:
+        settings = Job(layout, 0, wrap, jokers, mode, max_nodes, max_seconds, strict, pysol)
+        _solve_range(settings, deals or pysol_deals or "", jobs, plot, verdicts, ray)
         return
     eff_wrap = bool(resolved["wrap"])
     eff_jokers = int(resolved["jokers_per_round"]) if layout == "pyramid" else 0
@@ -178,10 +207,10 @@ def run_solve(
         if deal is not None:
             fresh = deal_state(layout, deal, **{k: v for k, v in variant.items() if k != "layout"})
             state: PiramidesState | None = fresh
-            pos = position_of(fresh)
+            pos = replace(position_of(fresh), strict=strict)
             title = f"{layout} deal {deal}"
         elif pysol_deal is not None:
-            pos = parse_board(pysol_board(pysol_deal), wrap=eff_wrap)
+            pos = parse_board(pysol_board(pysol_deal), wrap=eff_wrap, strict=strict)
             state = _state_for(pos, variant)
             title = f"PySolFC golf deal {pysol_deal}"
         else:
@@ -191,7 +220,7 @@ def run_solve(
             except OSError as e:
                 raise fail(f"cannot read {file}: {e.strerror}") from None
             if format == "board":
-                pos = parse_board(text, wrap=eff_wrap)
+                pos = parse_board(text, wrap=eff_wrap, strict=strict)
             else:
                 pos = read_cards_file(text, lay, eff_wrap, eff_jokers)
             state = _state_for(pos, variant)
@@ -227,8 +256,9 @@ def run_solve(
             )
         )
         return
+    rule = "strict (nothing on a King)" if pos.strict else f"wrap {'on' if pos.wrap else 'off'}"
     get_console().print(
-        f"[bold]{title}[/] — {mode} mode, wrap {'on' if pos.wrap else 'off'}"
+        f"[bold]{title}[/] — {mode} mode, {rule}"
         + (f", {pos.jokers} joker(s)" if layout == "pyramid" else "")
     )
     _print_result(lay, result, checked)
@@ -237,38 +267,70 @@ def run_solve(
 
 
 def _solve_range(
-    layout: str,
+    settings: Job,
     deals: str,
     jobs: int,
-    mode: str,
-    wrap: bool | None,
-    jokers: int | None,
-    max_nodes: int,
-    max_seconds: float,
     plot: Path | None,
     verdicts: Path | None,
     ray: str | None = None,
 ) -> None:
+    """Solve a range of deals (the project's, or PySolFC's with ``settings.pysol``).
+
+    The deals are read as they are solved, so a huge range starts at once; Ctrl-C
+    stops it and the deals solved so far are summarised.
+    """
     from pyramids.cluster.ray_executor import RayUnavailable, ray_executor
+    from pyramids.solver.batch import Interrupted
 
     try:
         numbers = parse_range(deals)
     except ValueError as e:
         raise fail(str(e)) from None
-    if jobs < 1:
-        raise fail("--jobs must be at least 1")
-    todo = [Job(layout, n, wrap, jokers, mode, max_nodes, max_seconds) for n in numbers]
+    if settings.pysol and numbers.start < 1:
+        raise fail(_("PySolFC deal numbers start at 1"))
+    todo = (replace(settings, deal=n) for n in numbers)
+    layout = settings.layout
     start = time.perf_counter()
+    interrupted = False
     try:
         with ray_executor(ray) as executor, progress_bar() as progress:
-            task = progress.add_task(f"solving {layout}", total=len(todo))
+            task = progress.add_task(f"solving {layout}", total=len(numbers))
             outcomes = run_jobs(todo, jobs, lambda _o: progress.advance(task), executor)
+    except Interrupted as stop:
+        outcomes, interrupted = stop.outcomes, True
+        get_console().print(
+            _(
+                "Interrupted: {done} of {total} deals solved.",
+                done=len(outcomes),
+                total=len(numbers),
+            )
+        )
+        if not outcomes:
+            raise typer.Exit(130) from None
     except RayUnavailable as e:
         raise fail(str(e)) from None
     wall = time.perf_counter() - start
+    _range_table(settings, deals, outcomes, wall)
+    if verdicts is not None:
+        write_verdicts(verdicts, settings, outcomes)
+        get_console().print(f"verdicts written to {verdicts}")
+    if plot is not None:
+        _plot(outcomes, plot, f"{layout} deals {deals}: nodes per deal")
+        get_console().print(f"histogram written to {plot}")
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def _range_table(settings: Job, deals: str, outcomes: list[Outcome], wall: float) -> None:
     s = summarize(outcomes, wall)
-    wrap_text = "default" if wrap is None else ("on" if wrap else "off")
-    table = Table(title=f"{layout} deals {deals} — {mode} mode, wrap {wrap_text}")
+    if settings.strict:
+        rule = "strict (nothing on a King)"
+    else:
+        rule = "wrap " + (
+            "default" if settings.wrap is None else ("on" if settings.wrap else "off")
+        )
+    numbering = "PySolFC deals" if settings.pysol else "deals"
+    table = Table(title=f"{settings.layout} {numbering} {deals} — {settings.mode} mode, {rule}")
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("deals", str(s.deals))
@@ -287,9 +349,3 @@ def _solve_range(
     total_nodes = sum(o.nodes for o in outcomes)
     table.add_row("nodes/s (per core)", f"{total_nodes / max(s.cpu_seconds, 1e-9):,.0f}")
     get_console().print(table)
-    if verdicts is not None:
-        write_verdicts(verdicts, todo[0], outcomes)
-        get_console().print(f"verdicts written to {verdicts}")
-    if plot is not None:
-        _plot(outcomes, plot, f"{layout} deals {deals}: nodes per deal")
-        get_console().print(f"histogram written to {plot}")

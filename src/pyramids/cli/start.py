@@ -15,9 +15,25 @@ from typing import Any
 import typer
 from rich.text import Text
 
-from pyramids.cli.common import _, fail, get_console, parse_options, reason, record_reason, tr
-from pyramids.cli.play import Seat, new_session, run_session
-from pyramids.cli.render import game_hooks
+from pyramids.cli.common import (
+    _,
+    check_output_file,
+    fail,
+    get_console,
+    parse_options,
+    reason,
+    record_reason,
+    tr,
+)
+from pyramids.cli.games import game_hooks
+from pyramids.cli.play import (
+    Seat,
+    deal_command,
+    interactive,
+    is_yes,
+    new_session,
+    run_session,
+)
 from pyramids.engine.errors import PyramidsError, RecordError
 from pyramids.engine.state import State
 
@@ -32,7 +48,7 @@ class PlayRequest:
     #: ``None``: greedy, or the game's own choice of opponent where it has no greedy agent
     agent: str | None = None
     seed: int | None = None
-    face_down: bool = False
+    #: variant options ``name=value`` (``--face-down`` arrives as ``face_down=true``)
     options: list[str] = field(default_factory=list)
     save: Path | None = None
     resume: Path | None = None
@@ -43,31 +59,29 @@ def _new_seed() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def check_save_path(path: Path) -> None:
-    """Refuse ``--save`` now if its folder cannot take the file, rather than after the game."""
-    folder = path.expanduser().parent
-    if path.expanduser().is_dir():
-        raise fail(_("--save {path}: that is a folder; give a file name", path=str(path)))
-    if not folder.is_dir():
-        raise fail(
-            _(
-                "--save {path}: the folder {folder} does not exist",
-                path=str(path),
-                folder=str(folder),
-            )
-        )
-    if not os.access(folder, os.W_OK):
-        raise fail(
-            _(
-                "--save {path}: the folder {folder} is not writable",
-                path=str(path),
-                folder=str(folder),
-            )
-        )
+def check_save_path(path: Path, resume: Path | None = None) -> None:
+    """Refuse ``--save`` now if its folder cannot take the file, rather than after the game.
+
+    A file already there (other than the game resumed) is replaced only if the
+    player says so now; a run without a terminal is refused, never replaced.
+    """
+    check_output_file(path, "--save")
+    target = path.expanduser().resolve()
+    if not target.exists() or (resume is not None and resume.expanduser().resolve() == target):
+        return
+    question = _("{path} exists. Replace it?", path=str(path))
+    if interactive():
+        try:
+            if is_yes(input(f"{question} {_('[y/N]')} ")):
+                return
+        except (EOFError, KeyboardInterrupt):
+            get_console().print()
+    raise fail(_("--save {path}: the file exists and is left as it was", path=str(path)))
 
 
 def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
-    from pyramids.ai.registry import default_opponent, make_agent, plays
+    from pyramids.ai.arena import build_agent
+    from pyramids.ai.registry import default_opponent, plays
 
     if bots < 0 or bots > n:
         raise fail(_("--bots must be between 0 and {n}", n=n))
@@ -75,7 +89,7 @@ def _seats(n: int, bots: int, agent: str | None, game: str) -> list[Seat]:
         agent = "greedy" if plays("greedy", game) else default_opponent(game)
     seats = [Seat(_("Player {number}", number=i + 1)) for i in range(n - bots)]
     seats += [
-        Seat(_("Bot {number}", number=i + 1), make_agent(agent, game), agent) for i in range(bots)
+        Seat(_("Bot {number}", number=i + 1), build_agent(agent, game), agent) for i in range(bots)
     ]
     return seats
 
@@ -85,7 +99,7 @@ def _saved_seats(state: State[Any], bots: object, agent: str | None = None) -> l
 
     ``agent`` (``--agent``) plays the saved bots' seats instead of their own agents.
     """
-    from pyramids.ai.registry import make_agent
+    from pyramids.ai.arena import build_agent
 
     if not isinstance(bots, dict) or not all(
         isinstance(k, str)
@@ -100,7 +114,7 @@ def _saved_seats(state: State[Any], bots: object, agent: str | None = None) -> l
     for k, saved in bots.items():
         spec = agent or saved
         seat = seats[int(k)]
-        seat.agent, seat.spec = make_agent(spec, state.game.id), spec
+        seat.agent, seat.spec = build_agent(spec, state.game.id), spec
     return seats
 
 
@@ -129,7 +143,7 @@ def start_play(request: PlayRequest) -> None:
 
     con = get_console()
     if request.save is not None:
-        check_save_path(request.save)
+        check_save_path(request.save, request.resume)
     undos = 0
     try:
         if request.resume is not None:
@@ -151,21 +165,19 @@ def start_play(request: PlayRequest) -> None:
                 else max(g.min_players, min(2, g.max_players))
             )
             variant = parse_options(request.options)
-            if request.face_down:
-                variant["face_down"] = True
             seed = request.seed if request.seed is not None else _new_seed()
             state = g.new(players=n, seed=seed, **variant)
             if request.solvable:
-                if game_id != "piramides":
+                deal_solvable = game_hooks(game_id).solvable_deal
+                if deal_solvable is None:
                     raise fail(_("--solvable is for piramides only"))
-                from pyramids.solver.solvable import solvable_game
-
-                state, numbers = solvable_game(seed, state.variant)
+                state, numbers = deal_solvable(seed, state.variant)
                 con.print(_("Winnable deals: {deals}", deals=", ".join(map(str, numbers))))
             seats = _seats(n, request.bots, request.agent, game_id)
     except PyramidsError as e:
         raise fail(reason(e)) from None
     state.names = tuple(s.name for s in seats)
+    dealt_by = seed  # what --seed deals this game again (with --solvable, its first deal)
     save_to = request.save if request.save is not None else request.resume
     title = tr().lookup(f"game:{game_id}", state.game.title)
     if request.resume is not None:
@@ -176,13 +188,15 @@ def start_play(request: PlayRequest) -> None:
         )
     elif request.solvable:  # not deal `seed` itself: the first winnable deals from it on
         said = _("the winnable deals above. Type 'help' for the commands.")
-        seed = None  # `play --seed` would deal another game: no "same deal again" line
+        seed = None  # the seats' random streams as before; the deals are not seed `seed`
     else:
         said = _("seed/deal {seed}. Type 'help' for the commands.", seed=seed)
     con.print(Text.assemble((title, "bold"), " — ", said))
     session = new_session(
         state, seats, game_hooks(game_id), con, seed=seed, save_to=save_to, undos=undos
     )
+    session.deal_command = deal_command(state, seats, dealt_by, solvable=request.solvable)
+    session.own_files.update(p.expanduser().resolve() for p in (request.save, request.resume) if p)
     run_session(session)
     if session.interrupted:
         raise typer.Exit(130)

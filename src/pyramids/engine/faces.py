@@ -3,7 +3,7 @@
 A face that needs game knowledge (the terminal's drawing, the research
 adapters' encoding, a playout policy, an agent, a review's grading bands)
 looks for it in ``<face package>.<module name>``, the module name being the
-game id with hyphens as underscores: ``pyramids.cli.render.pyramido_treasure``
+game id with hyphens as underscores: ``pyramids.text.pyramido_treasure``
 for ``pyramido-treasure``. A game without that module gets the face's generic
 behaviour (a pretty-printed view, uniform playouts, the default bands) or, where
 there is none, a clear error naming the module to write.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, as_completed
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -34,6 +34,8 @@ class Job:
     max_seconds: float = DEFAULT_MAX_SECONDS
     #: golf under PySolFC's rule, nothing on a King (see :class:`~.position.Position`)
     strict: bool = False
+    #: golf: ``deal`` is PySolFC's deal number (its own shuffle), not the project's seed
+    pysol: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,12 @@ def run_job(job: Job) -> Outcome:
     variant: dict[str, object] = {}
     if job.jokers is not None:
         variant["jokers_per_round"] = job.jokers
-    pos = deal_position(job.layout, job.deal, wrap=job.wrap, strict=job.strict, **variant)
+    if job.pysol:
+        from pyramids.solver.pysol import pysol_position
+
+        pos = pysol_position(job.deal, wrap=bool(job.wrap), strict=job.strict)
+    else:
+        pos = deal_position(job.layout, job.deal, wrap=job.wrap, strict=job.strict, **variant)
     cpu = time.process_time()
     r = solve(pos, job.mode, max_nodes=job.max_nodes, max_seconds=job.max_seconds)
     cpu = time.process_time() - cpu
@@ -74,39 +81,77 @@ def run_chunk(jobs: list[Job]) -> list[Outcome]:
 CHUNK = 8
 
 
+class Interrupted(Exception):
+    """Ctrl-C during :func:`run_jobs`: the deals solved so far, in deal order."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__("interrupted")
+        self.outcomes = outcomes
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to its parent, which stops and keeps what was solved."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(jobs: Iterable[Job]) -> Iterator[list[Job]]:
+    chunk: list[Job] = []
+    for job in jobs:
+        chunk.append(job)
+        if len(chunk) == CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def run_jobs(
-    jobs: list[Job],
+    jobs: Iterable[Job],
     workers: int = 1,
     on_done: Callable[[Outcome], None] | None = None,
     executor: Executor | None = None,
 ) -> list[Outcome]:
     """Solve every job, on ``workers`` processes; results in deal order.
 
+    The jobs are read as they are solved (a range of a billion deals starts at
+    once), and Ctrl-C raises :class:`Interrupted` with the deals solved so far.
     ``executor`` (e.g. a Ray cluster, :mod:`pyramids.cluster.ray_executor`)
     solves them instead, :data:`CHUNK` deals per task; a deal's verdict does
     not depend on where it is solved.
     """
     out: list[Outcome] = []
-    it: Iterator[Outcome]
-    if executor is not None:
-        chunks = [jobs[k : k + CHUNK] for k in range(0, len(jobs), CHUNK)]
-        for future in as_completed([executor.submit(run_chunk, c) for c in chunks]):
-            for o in future.result():
-                out.append(o)
-                if on_done:
-                    on_done(o)
-    elif workers <= 1:
-        it = (run_job(j) for j in jobs)
-        for o in it:
-            out.append(o)
-            if on_done:
-                on_done(o)
-    else:
-        with get_context("spawn").Pool(workers) as pool:
-            for o in pool.imap_unordered(run_job, jobs, chunksize=4):
-                out.append(o)
-                if on_done:
-                    on_done(o)
+
+    def done(o: Outcome) -> None:
+        out.append(o)
+        if on_done:
+            on_done(o)
+
+    try:
+        if executor is not None:
+            pending: set[Future[list[Outcome]]] = set()
+            for chunk in _chunks(jobs):
+                pending.add(executor.submit(run_chunk, chunk))
+                if len(pending) >= 64:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        for o in future.result():
+                            done(o)
+            for future in as_completed(pending):
+                for o in future.result():
+                    done(o)
+        elif workers <= 1:
+            for job in jobs:
+                done(run_job(job))
+        else:
+            context = get_context("spawn")
+            with context.Pool(workers, initializer=_ignore_interrupts) as pool:
+                for o in pool.imap_unordered(run_job, jobs, chunksize=4):
+                    done(o)
+    except KeyboardInterrupt:
+        out.sort(key=lambda o: o.deal)
+        raise Interrupted(out) from None
     out.sort(key=lambda o: o.deal)
     return out
 
@@ -193,7 +238,6 @@ def summarize(outcomes: list[Outcome], wall_seconds: float) -> Summary:
 
 def write_verdicts(path: Path, job: Job, outcomes: list[Outcome]) -> None:
     """The verdict file: settings, then one entry per deal."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     data: dict[str, Any] = {
         "format": "pyramids-solver-verdicts",
         "layout": job.layout,

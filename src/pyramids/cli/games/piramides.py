@@ -1,8 +1,7 @@
-"""Terminal extras of Pirámides owned by the solver: the other layouts' drawing and ``hint``.
+"""Pirámides' own hooks of terminal play: the solver's ``hint`` and ``play --solvable``.
 
-Kept apart from :mod:`pyramids.cli.render.piramides` so that the pyramid's
-own drawing stays as it is; that module hands over views of the ``tripeaks``
-and ``golf`` layouts (their cells carry an ``x``) and registers ``hint``.
+The drawing is :mod:`pyramids.text.piramides`; this module holds what only a
+terminal session does with the game (a command that reads the live state).
 
 A hint must give the same advice every time it is asked in the same position,
 or the player cannot trust it: its samples are seeded by the position as the
@@ -16,82 +15,26 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.columns import Columns
-from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from pyramids.cli.commands import Command
 from pyramids.cli.common import _, tr
-from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.cli.play import Session
+    from pyramids.games.piramides import PiramidesState
     from pyramids.solver.hint import Hint, MoveEstimate
 
-STEP = 3  # characters per half-card step of a cell's ``x``
 #: samples of a hint when none are asked for, and how far a close call extends them
 DEFAULT_SAMPLES = 64
 CLOSE_CALL_SAMPLES = 256
 MAX_SAMPLES = 1000
-
-
-def _card(name: str | None, free: bool) -> Text:
-    if name is None:
-        return Text("▒▒▒", style="blue")
-    card = parse_card(name)
-    if card is None:
-        return Text("[JK]", style="bold magenta")
-    red = name[-1] in "DH"
-    style = ("bold red" if red else "bold white") if free else ("red dim" if red else "dim")
-    return Text(f"{card_label(card):>3}", style=style + (" reverse" if free else ""))
-
-
-def render_spread(view: dict[str, Any]) -> RenderableType:
-    """A tripeaks or golf view: cards placed by their ``x``, rows top to bottom."""
-    rows: dict[int, list[dict[str, Any]]] = {}
-    for cell in view["pyramid"]:
-        rows.setdefault(cell["row"], []).append(cell)
-    width = STEP * (max(c["x"] for c in view["pyramid"]) + 3)
-    lines = []
-    golf = view.get("layout") == "golf"
-    if golf:
-        header = Text(" " * 2)
-        for cell in sorted(rows[0], key=lambda c: c["x"]):
-            header.append(" " * (2 + STEP * cell["x"] - len(header.plain)))
-            header.append(f" {cell['pos'][0]} ", style="dim")
-        lines.append(header)
-    for r in sorted(rows):
-        line = Text(" " * 2)
-        for cell in sorted(rows[r], key=lambda c: c["x"]):
-            line.append(" " * (2 + STEP * cell["x"] - len(line.plain)))
-            if cell["removed"]:
-                line.append("   ")
-            else:
-                line.append_text(_card(cell["card"], cell["free"]))
-        line.append(" " * max(1, width - len(line.plain)))
-        if golf:
-            line.append(_("depth {depth}", depth=r + 1), style="dim")
-        else:
-            first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
-            line.append(f"{first}..{last}", style="dim")
-        lines.append(line)
-    layout = tr().name("layout", view["layout"])
-    if not view["variant"].get("wrap", True):
-        layout = _("{layout} (no wrap)", layout=layout)
-    parts = [
-        Text(_("Waste") + " ") + _card(view["waste"], True),
-        Text(_("Stock {n}", n=view["stock"])),
-        Text(_("Layout {layout}", layout=layout)),
-        *([] if golf else [Text(_("Run {run}", run=view["run"]))]),  # golf scores no runs
-        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
-    ]
-    # whole parts move to the next line in a narrow terminal (see render.piramides.status_line)
-    return Group(*lines, Text(""), Columns(parts, padding=(0, 2)))
 
 
 def position_seed(view: dict[str, Any]) -> int:
@@ -211,7 +154,10 @@ HINT = Command(
     N_("the best move, by solving N sampled stock orders (score: best points, not clearing)"),
     hint_command,
 )
-"""The ``hint`` command, registered by Pirámides' terminal face."""
+"""The ``hint`` command."""
+
+#: the game's own commands of terminal play
+COMMANDS = (HINT,)
 
 
 def hint_table(session: Session, h: Hint) -> Table:
@@ -279,3 +225,10 @@ def advice(session: Session, h: Hint) -> str:
         move=moves,
         percent=round(100 * best.chance),
     )
+
+
+def solvable_deal(seed: int, variant: Mapping[str, Any]) -> tuple[PiramidesState, list[int]]:
+    """``play --solvable``: the first winnable deal of each round from deal ``seed`` on."""
+    from pyramids.solver.solvable import solvable_game
+
+    return solvable_game(seed, variant)

@@ -1,4 +1,4 @@
-"""Drawing a Pirámides view in the terminal with Rich, and its help, events and ending."""
+"""A Pirámides view drawn as text with Rich (pyramid, tripeaks, golf), its help, events, ending."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pyramids.cli.common import _, tr
-from pyramids.cli.piramides_extra import HINT, render_spread
 from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
+from pyramids.text.language import _, tr
 
 CELL = 6  # characters per card cell (3 for the card, 3 of space)
+STEP = 3  # characters per half-card step of a cell's ``x``
 View = dict[str, Any]
 
 
@@ -207,24 +207,55 @@ GOAL = N_(
     "Cards in a run score more and more (5, 10, 15...); a stock card costs 5 and ends the "
     "run, a joker costs 50. Clearing the pyramid scores +50 and deals the next round."
 )
+#: the other layouts' own rules (docs/rules/tripeaks.md, docs/rules/golf.md)
+GOALS = {
+    "pyramid": GOAL,
+    "tripeaks": N_(
+        "clear the three peaks: play free cards onto the waste, each one rank above or "
+        "below the waste card (suits do not matter; Ace and King are neighbours unless wrap "
+        "is off). Covered cards lie face down until they are free. Cards in a run score more "
+        "and more (5, 10, 15...); a stock card costs 5 and ends the run. Clearing all three "
+        "peaks scores +50. There is no joker and one deal."
+    ),
+    "golf": N_(
+        "clear the seven columns: play the top card of a column onto the waste, one rank "
+        "above or below the waste card (suits do not matter; with wrap off a Queen and a King "
+        "are neighbours, Ace and King are not). Turning a stock card costs nothing. The score "
+        "is the cards left in the columns, negative (-7 for 7 left), or after clearing them "
+        "the stock cards left (+5). There is no joker, no run and one deal."
+    ),
+}
+
+
+def goal(view: View) -> str:
+    """How to win this layout (a message id): the pyramid's, tripeaks' or golf's rules."""
+    return GOALS.get(view.get("layout", "pyramid"), GOAL)
 
 
 def key(view: View) -> list[tuple[Any, str]]:
     """What the symbols on the board mean."""
     free = next((c["card"] for c in view["pyramid"] if c["free"] and c["card"]), "7H")
     covered = next((c["card"] for c in view["pyramid"] if not c["free"] and c["card"]), "9S")
+    layout = view.get("layout", "pyramid")
     out: list[tuple[Any, str]] = [
         (card_text(free), _("a free card (nothing lies on it): it may be played")),
         (card_text(covered, free=False), _("a covered card: free once the cards on it are gone")),
-        (Text("▒▒▒", style="blue"), _("a face-down card")),
-        (Text("[JK]", style="bold magenta"), _("the joker on the waste: any card may follow")),
     ]
-    if view.get("layout") == "golf":
+    if any(c["card"] is None and not c["removed"] for c in view["pyramid"]):
+        out.append((Text("▒▒▒", style="blue"), _("a face-down card")))
+    if layout == "pyramid" and view["variant"].get("jokers_per_round", 0) > 0:
+        out.append(
+            (Text("[JK]", style="bold magenta"), _("the joker on the waste: any card may follow"))
+        )
+    if layout == "golf":
         out.append((Text("A1 .. G5", style="dim"), _("columns A-G, depth 1-5 from the bottom")))
-    else:
+    else:  # the bottom row's positions, as drawn beside it (G1..G7, or D1..D10 in tripeaks)
+        bottom = [
+            c["pos"] for c in view["pyramid"] if c["row"] == max(x["row"] for x in view["pyramid"])
+        ]
         out.append(
             (
-                Text("G1..G7", style="dim"),
+                Text(f"{bottom[0]}..{bottom[-1]}", style="dim"),
                 _("the positions of the row: letter = row, number = column"),
             )
         )
@@ -251,5 +282,44 @@ def examples(view: View, moves: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-#: the game's own commands of terminal play (the solver's hint)
-COMMANDS = (HINT,)
+def render_spread(view: dict[str, Any]) -> RenderableType:
+    """A tripeaks or golf view: cards placed by their ``x``, rows top to bottom."""
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for cell in view["pyramid"]:
+        rows.setdefault(cell["row"], []).append(cell)
+    width = STEP * (max(c["x"] for c in view["pyramid"]) + 3)
+    lines = []
+    golf = view.get("layout") == "golf"
+    if golf:
+        header = Text(" " * 2)
+        for cell in sorted(rows[0], key=lambda c: c["x"]):
+            header.append(" " * (2 + STEP * cell["x"] - len(header.plain)))
+            header.append(f" {cell['pos'][0]} ", style="dim")
+        lines.append(header)
+    for r in sorted(rows):
+        line = Text(" " * 2)
+        for cell in sorted(rows[r], key=lambda c: c["x"]):
+            line.append(" " * (2 + STEP * cell["x"] - len(line.plain)))
+            if cell["removed"]:
+                line.append("   ")
+            else:
+                line.append_text(card_text(cell["card"], free=cell["free"]))
+        line.append(" " * max(1, width - len(line.plain)))
+        if golf:
+            line.append(_("depth {depth}", depth=r + 1), style="dim")
+        else:
+            first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
+            line.append(f"{first}..{last}", style="dim")
+        lines.append(line)
+    layout = tr().name("layout", view["layout"])
+    if not view["variant"].get("wrap", True):
+        layout = _("{layout} (no wrap)", layout=layout)
+    parts = [
+        Text(_("Waste") + " ") + card_text(view["waste"]),
+        Text(_("Stock {n}", n=view["stock"])),
+        Text(_("Layout {layout}", layout=layout)),
+        *([] if golf else [Text(_("Run {run}", run=view["run"]))]),  # golf scores no runs
+        Text(_("Score {score}", score=view["scores"][0]), style="bold"),
+    ]
+    # whole parts move to the next line in a narrow terminal (as in status_line)
+    return Group(*lines, Text(""), Columns(parts, padding=(0, 2)))

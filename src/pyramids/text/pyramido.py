@@ -17,10 +17,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pyramids.cli.commands import Command
-from pyramids.cli.common import _, tr
 from pyramids.games.pyramido.geometry import FRAME, fits
 from pyramids.i18n import N_
+from pyramids.text.language import _, tr
 
 BG = {
     "red": "red3",
@@ -285,7 +284,7 @@ def render(view: View) -> RenderableType:
 
 
 def summary(view: View) -> Table:
-    """Per player and floor: marked areas, Mino bonus and totals; then the places."""
+    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end)."""
     table = Table(
         title=_("Pyramido result"),
         caption=_("floor score = each marked area (colour, visible jewels) + Mino bonus"),
@@ -295,8 +294,9 @@ def summary(view: View) -> Table:
         table.add_column(_("Floor {floor}", floor=f))
     table.add_column(_("Total"), justify="right")
     table.add_column(_("Cards left"), justify="right")
-    table.add_column(_("Place"), justify="right")
-    ranking = view.get("ranking") or [None] * view["players"]
+    over = view["is_over"]  # a saved game replayed before its end has no places yet
+    if over:
+        table.add_column(_("Place"), justify="right")
     for p, pyr in enumerate(view["pyramids"]):
         floors: list[str | Text] = []
         for fs in pyr["floor_scores"]:
@@ -310,7 +310,7 @@ def summary(view: View) -> Table:
             *floors,
             str(view["scores"][p]),
             str(len(pyr["cards_unused"])),
-            str(ranking[p]),
+            *([str(view["ranking"][p])] if over else []),
         )
     return table
 
@@ -381,36 +381,6 @@ def floor_layers(pyr: dict[str, Any]) -> RenderableType:
         pictures.append(out)
     grid.add_row(*pictures)
     return grid
-
-
-def floors_command(session: Any, argument: str) -> None:
-    """floors [N]: draw each floor of player N's pyramid on its own (default: you)."""
-    state = session.state
-    view = state.view(state.current_player)
-    seat = state.current_player or 0
-    if argument.strip():
-        try:
-            seat = int(argument) - 1
-        except ValueError:
-            seat = -1
-        if not 0 <= seat < view["players"]:
-            message = _("floors takes a player number 1..{count}", count=view["players"])
-            session.console.print(Text(message, style="red"))
-            return
-    session.console.print(Text(view["names"][seat], style="bold"))
-    session.console.print(floor_layers(view["pyramids"][seat]))
-
-
-#: the game's own commands of terminal play
-COMMANDS = (
-    Command(
-        "floors",
-        (),
-        "[N]",
-        N_("draw each floor of player N's pyramid on its own"),
-        floors_command,
-    ),
-)
 
 
 def _floor_told(name: str, fs: dict[str, Any]) -> str:

@@ -263,15 +263,18 @@ def board(view: dict[str, Any]) -> RenderableType:
 
 
 def summary(view: dict[str, Any]) -> Table:
-    """Final table: cards, points and places."""
+    """Final table: cards, points and places (a game not over yet: by seat, no places)."""
+    over = view["is_over"]
     table = Table(title=_("Result"))  # why it ended is said above the table, in words
-    for col in (_("Place"), _("Player"), _("Cards"), _("Points")):
+    for col in (*([_("Place")] if over else []), _("Player"), _("Cards"), _("Points")):
         table.add_column(col)
-    order = sorted(range(view["players"]), key=lambda p: view["ranking"][p])
+    order = list(range(view["players"]))
+    if over:
+        order = sorted(order, key=lambda p: view["ranking"][p])
     for p in order:
         hand = view["hands"][p]
         table.add_row(
-            str(view["ranking"][p]),
+            *([str(view["ranking"][p])] if over else []),
             view["names"][p] + (" " + _("(out)") if view["eliminated"][p] else ""),
             str(len(hand)),
             str(view["scores"][p]),

@@ -232,15 +232,19 @@ def ending(view: View) -> str:
 
 
 def summary(view: View) -> Table:
-    """End of game: each seat's goals, frames and place."""
-    table = Table(title=_ending(view))
+    """Each seat's goals and frames, and at the end why the game ended and the places.
+
+    A game that is not over (a saved game replayed) has no places and no ending yet.
+    """
+    over = view["is_over"]
+    table = Table(title=_ending(view) if over else None)
     table.add_column(_("Player"))
-    for col in (_("Goals"), _("Frames"), _("Place")):
+    for col in (_("Goals"), _("Frames"), *([_("Place")] if over else [])):
         table.add_column(col, justify="right")
-    ranking = view["ranking"] or [None] * view["players"]
     for seat, name in enumerate(view["names"]):
         frames = sorted({frame_colour(c["frame"]) for c in view["displayed"][seat]})
-        table.add_row(name, str(view["scores"][seat]), ", ".join(frames), str(ranking[seat]))
+        place = [str(view["ranking"][seat])] if over else []
+        table.add_row(name, str(view["scores"][seat]), ", ".join(frames), *place)
     return table
 
 

@@ -1,14 +1,19 @@
-"""Terminal hooks per game: renderer, help, events told, end summary, extra commands.
+"""Text faces per game: a seat's view drawn as text, its help, events told, end summary.
+
+Both the terminal (:mod:`pyramids.cli`) and the research adapters
+(:mod:`pyramids.envs.text`: the ``ansi`` rendering, OpenSpiel's observation
+strings) draw with this package, so what a research user prints is exactly
+what a player sees, and neither face imports the other.
 
 Everything here draws from a seat's ``view`` only. Why: in hot-seat play the
 screen is seen by whoever sits in front of it, so the terminal must never show
 more than the seat to move may know.
 
-A game's hooks are the module of this package named after it
-(:mod:`pyramids.engine.faces`: ``pyramids.cli.render.pyramido_treasure``); a
-game without one is played with every hook's default (the view pretty-printed,
-moves listed by their notation). The module defines ``render(view) -> Rich
-renderable`` and may define:
+A game's text face is the module of this package named after it
+(:mod:`pyramids.engine.faces`: ``pyramids.text.pyramido_treasure``); a game
+without one gets every hook's default (the view pretty-printed, moves listed by
+their notation). The module defines ``render(view) -> Rich renderable`` and may
+define:
 
 * ``board(view)``: the drawing of terminal play when it differs from ``render``
   (the treasure hunt leaves out the news there, because play tells them);
@@ -18,20 +23,20 @@ renderable`` and may define:
 * ``stats(view) -> dict[str, float]`` (per-game figures for ``pyramids simulate``);
 * ``events(before, after) -> list[str]`` (what a move did, told in words:
   a round cleared, a floor scored, a player out), from two spectator views;
-* ``GOAL`` (how to win, a message marked with ``N_``), ``key(view)`` (what the
+* ``GOAL`` (how to win, a message marked with ``N_``; or ``goal(view)`` returning
+  one, where the rules depend on the options), ``key(view)`` (what the
   board's symbols mean: ``[(symbol, meaning)]``) and ``examples(view, moves)``
   (what one may type now, from the legal moves' notation: ``[(text, meaning)]``)
-  for the per-game ``help``;
-* ``COMMANDS``: the game's own commands of terminal play, a tuple of
-  :class:`~pyramids.cli.commands.Command` (name, aliases, arguments, summary
-  marked ``N_``, handler), joined to the built-in ones in one table.
+  for the per-game ``help``.
 
-Whether hot-seat play clears the screen between turns is the game's own
-:attr:`~pyramids.engine.state.Game.secret_seats`, not a hook.
+What only terminal play does with a game (its own commands, such as
+Pirámides' ``hint``) is the terminal's face, :mod:`pyramids.cli.games`.
+Messages are translated into :mod:`pyramids.text.language`'s one setting.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,8 +44,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-
-    from pyramids.cli.commands import Command
 
 View = dict[str, Any]
 
@@ -67,49 +70,64 @@ def _plain_ending(view: View) -> str:
     return ""
 
 
+def _no_goal(view: View) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
-class GameHooks:
-    """The terminal hooks of one game (defaults where a game defines none)."""
+class TextFace:
+    """The text hooks of one game (defaults where a game defines none)."""
 
     render: Callable[[View], RenderableType] = _pretty
     summary: Callable[[View], RenderableType] | None = None
     stats: Callable[[View], dict[str, float]] | None = None
     describe: Callable[[View, str], str] | None = None
-    commands: tuple[Command, ...] = ()
     board: Callable[[View], RenderableType] | None = None
     events: Callable[[View, View], list[str]] = _no_events
     ending: Callable[[View], str] = _plain_ending
-    goal: str = ""
+    #: how to win, a message id (the view may pick one: a layout has its own rules)
+    goal: Callable[[View], str] = _no_goal
     key: Callable[[View], list[tuple[Any, str]]] = _no_key
     examples: Callable[[View, list[str]], list[tuple[str, str]]] = _no_examples
-    hand_over: bool = True
 
     def draw(self, view: View) -> RenderableType:
         """The picture of terminal play: ``board`` if the game has one, else ``render``."""
         return (self.board or self.render)(view)
 
 
-def game_hooks(game_id: str) -> GameHooks:
-    """The hooks of ``game_id`` (a pretty-printed view if it has no renderer)."""
-    from pyramids.engine.faces import load_face
-    from pyramids.engine.registry import get_game
+def _constant(text: str) -> Callable[[View], str]:
+    return lambda view: text
 
-    hand_over = get_game(game_id).secret_seats
+
+def text_face(game_id: str) -> TextFace:
+    """The text hooks of ``game_id`` (a pretty-printed view if it has no module here)."""
+    from pyramids.engine.faces import load_face
+
     module = load_face(__name__, game_id)
     if module is None:
-        return GameHooks(hand_over=hand_over)
-    defaults = GameHooks()
-    return GameHooks(
+        return TextFace()
+    defaults = TextFace()
+    return TextFace(
         render=module.render,
         summary=getattr(module, "summary", None),
         stats=getattr(module, "stats", None),
         describe=getattr(module, "describe", None),
-        commands=tuple(getattr(module, "COMMANDS", ())),
         board=getattr(module, "board", None),
         events=getattr(module, "events", defaults.events),
         ending=getattr(module, "ending", defaults.ending),
-        goal=getattr(module, "GOAL", ""),
+        goal=getattr(module, "goal", None) or _constant(getattr(module, "GOAL", "")),
         key=getattr(module, "key", defaults.key),
         examples=getattr(module, "examples", defaults.examples),
-        hand_over=hand_over,
     )
+
+
+def view_text(game_id: str, view: View, width: int = 100) -> str:
+    """``view`` drawn by the game's text face, without colour codes."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=width, color_system=None, force_terminal=False, legacy_windows=False
+    )
+    console.print(text_face(game_id).render(view))
+    return buffer.getvalue()
