@@ -164,7 +164,7 @@ class PyramidoState(State[PyramidoMove]):
     #: the seat that last took a turn (the next floor's tie-break counts from it)
     _last: int
     _over: bool
-    #: the four quarry slots, each a domino id, ``-1`` while a slot waits for its refill
+    #: the three quarry slots, each a domino id, ``-1`` while a slot waits for its refill
     _quarry: tuple[int, ...]
     #: the face-down stacks, domino ids, the top of each last
     _stacks: tuple[tuple[int, ...], ...]
