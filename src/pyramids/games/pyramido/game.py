@@ -759,7 +759,7 @@ class PyramidoState(State[PyramidoMove]):
         return [sum(fs.total for fs in self._floor_scores[p]) for p in range(self.players)]
 
     def ranking(self) -> list[int]:
-        """In players by total, unused cards, best floor; the eliminated below, last out last."""
+        """In players by total, unused cards, best floor; below them the out, later out higher."""
         keys = []
         totals = self.scores()
         for p in range(self.players):
