@@ -24,6 +24,7 @@ import os
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -83,7 +84,7 @@ def one_run(ref: str = "HEAD", pypi_only: bool = False) -> tuple[float, float]:
         return seconds, _size_mb(clone / ".venv")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
@@ -92,7 +93,7 @@ def main() -> None:
     parser.add_argument(
         "--pypi-only", action="store_true", help="hide the machine's pip configuration"
     )
-    args = parser.parse_args()
+    args = parser.parse_args([] if argv is None else argv)
     refs = ["HEAD"] + ([args.vs] if args.vs else [])
     results: dict[str, list[float]] = {ref: [] for ref in refs}
     for k in range(args.runs):
@@ -113,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
