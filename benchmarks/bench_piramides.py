@@ -1,8 +1,8 @@
 """Random-play throughput of Pirámides, against a minimal bitmask reference.
 
-Issue 19 measures the engine against :mod:`benchmarks.ref_piramides` (the
-rules as six ints and no contract): random play through the public API must
-run at least half as fast in the play loop, and dealing must no longer
+This measures the engine against :mod:`benchmarks.ref_piramides` (the
+rules as six ints and no contract): random play through the public API is
+to run at least half as fast in the play loop, and dealing is not to
 dominate a game. Both sides deal the same seeds and choose with the same
 chooser, in alternating slices of one process, so that the load of a
 shared machine falls on both alike; the ratio of each slice is kept and the

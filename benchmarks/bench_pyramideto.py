@@ -1,4 +1,4 @@
-"""Random-play throughput of Pyramideto (issue target: 30,000 moves/s on one core).
+"""Random-play throughput of Pyramideto (target: 30,000 moves/s on one core).
 
 Also times ``copy()`` and ``determinize()``, which ISMCTS pays per iteration.
 """

@@ -1,4 +1,4 @@
-"""Random-play throughput of Pyramido (issue target: 50 full 4-player random games/s, one core).
+"""Random-play throughput of Pyramido (target: 50 full 4-player random games/s, one core).
 
 Uniformly random players leave holes on floor 1 and are soon out of cards,
 so most random games end early; the "careful" line measures whole games
@@ -9,6 +9,7 @@ which is closer to what search plays.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from benchmarks.common import random_play_rates, report
 from pyramids.engine.registry import new_game
@@ -42,24 +43,36 @@ def careful_rates(players: int, seconds: float = 3.0) -> dict[str, float]:
     return {"games/s": games / total, "moves/game": moves / games}
 
 
+def _per_second(fn: Callable[[], object], seconds: float, batch: int) -> float:
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(batch):
+            fn()
+        n += batch
+    return n / (time.perf_counter() - start)
+
+
 def copy_rate(seconds: float = 1.0) -> dict[str, float]:
-    """``copy()`` of a mid-game 4-player state, what search pays per node."""
+    """``copy()``, ``determinize()`` and ``view()`` of a mid-game 4-player state.
+
+    Search pays a copy per node and a determinization per iteration; the
+    server pays a view per seat per move.
+    """
     state = new_game("pyramido", players=4, seed=1)
     rng = Rng(3)
     for _ in range(40):
         legal = state.legal_moves()
         state.play(legal[rng.below(len(legal))])
-    n = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(1000):
-            state.copy()
-        n += 1000
-    return {"copies/s": n / (time.perf_counter() - start)}
+    return {
+        "copies/s": _per_second(state.copy, seconds, 1000),
+        "determinize/s": _per_second(lambda: state.determinize(1, rng), seconds, 100),
+        "views/s": _per_second(lambda: state.view(1), seconds, 10),
+    }
 
 
 def main() -> None:
     for n in (2, 3, 4):
         report(f"pyramido {n}p random play", random_play_rates("pyramido", n))
     report("pyramido 4p careful (full)", careful_rates(4))
-    report("pyramido copy()", copy_rate())
+    report("pyramido 4p mid-game", copy_rate())

@@ -1,4 +1,4 @@
-"""Throughput of the treasure hunt (issue target: 30,000 random-play moves/s on one core).
+"""Throughput of the treasure hunt (target: 30,000 random-play moves/s on one core).
 
 Besides random play (what search rollouts cost), this reports the memory
 agents, whose per-move path search is the price of playing well, and the cost

@@ -1,6 +1,6 @@
 """Our MCTS against OpenSpiel's Python ``MCTSBot``: iterations per second, side by side.
 
-Like for like, as issue 19 asks:
+Like for like:
 
 * the same positions (those of :mod:`benchmarks.bench_mcts`: deals 100, 101,
   102 after 0, 8 and 16 random plies), reached in OpenSpiel by replaying the

@@ -19,6 +19,7 @@ import argparse
 import math
 import os
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -68,7 +69,7 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10, help="positions per game and count")
     parser.add_argument(
@@ -76,7 +77,7 @@ def main() -> None:
         action="store_true",
         help="the treasure hunt's event choices only (its slowest decisions)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args([] if argv is None else argv)
     count, events = args.positions, args.events
     print(f"   mcts:level=hard, {count} positions per case (wall s: mean / p99 / max; CPU s max)")
     overall: list[float] = []
@@ -100,4 +101,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,7 +1,7 @@
-"""Treasure hunt: how far above ``greedy`` can any player get? (issue #6 evidence)
+"""Treasure hunt: how far above ``greedy`` can any player get?
 
-Issue #6 asks ``mcts`` at ``hard`` to win at least 65% of 2-player games
-against ``greedy``. In ``pyramido-treasure`` ``greedy`` has perfect memory,
+How much better than ``greedy`` can ``mcts`` at ``hard`` be in 2-player
+games? In ``pyramido-treasure`` ``greedy`` has perfect memory,
 so besides choosing better in the events, the only thing a stronger player
 could still know better is where the *unseen* tokens lie. This benchmark
 measures, against ``greedy``, on the same deals and seeds the arena would use:
@@ -23,8 +23,8 @@ measures, against ``greedy``, on the same deals and seeds the arena would use:
 
 Rows 4 and 5 cheat: row 4 bounds what knowledge of the hidden tokens is
 worth to ``greedy``'s way of playing, row 5 adds what a player could gain in
-the events if it also knew the future. If even they stay below 65%, an
-honest search is unlikely to reach the bar.
+the events if it also knew the future. A bar above both is out of reach of
+any honest player that slides like ``greedy`` and looks one card ahead.
 
 Games are scheduled and scored by the arena (:mod:`pyramids.ai.arena`):
 its schedule (each deal played twice, seats swapped), its per-seat agent

@@ -1,7 +1,7 @@
 """A minimal bitmask implementation of the Pirámides rules, for comparison only.
 
-Why it exists: issue 19 asks that random play through the public engine API
-run at least half as fast as the simplest thing Python can do for these
+Why it exists: random play through the public engine API is to run at least
+half as fast as the simplest thing Python can do for these
 rules. This module is that simplest thing, written without any of the
 contract (no move objects, no move log, no checks of illegal moves, no views,
 no records): a round is six ints (removed and free positions as bitmasks,

@@ -1,4 +1,4 @@
-"""The examples in the documentation run: every ``>>>`` in the package, the README's code.
+"""The documentation holds: its examples run, and project files carry no work diary.
 
 An example that no longer works teaches the wrong thing, so the suite runs
 them all, as python-chess doctests its README. The docstring examples are
@@ -6,6 +6,10 @@ found in the source text (only a module whose text holds ``>>>`` is imported,
 which keeps this cheap); a module that needs an optional extra that is not
 installed is skipped, as the tests of that extra are, while an import error
 of our own fails.
+
+Docs, code and tests describe the software as it is; its history is in git and
+in ``CHANGELOG.md``. So no project file speaks of work sessions, issue numbers
+or dates of work (a test below keeps it so).
 """
 
 from __future__ import annotations
@@ -88,3 +92,73 @@ def test_documented_programs_run(doc: str) -> None:
 def test_python_blocks_are_read_whole() -> None:
     text = "intro\n```python\na = 1\nb = 2\n```\n```sh\nls\n```\n```python\nc = 3\n```\n"
     assert python_blocks(text) == ["a = 1\nb = 2\n", "c = 3\n"]
+
+
+MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+#: what a work diary writes: "Session 11", "issue 19", "issue #6", "1 December 2026",
+#: "this session", "the issue's target"
+DIARY = re.compile(
+    r"\bsessions? \d+|\bissues? #?\d+"
+    rf"|\b\d{{1,2}} (?:{MONTHS}) \d{{4}}\b"
+    r"|\b(?:this|previous|earlier|next|last|that) session\b"
+    r"|\b(?:the|this|that) issue\b|\bissue target",
+    re.IGNORECASE,
+)
+#: the project's own text files: its docs, code, tests, benchmarks and examples
+DIARY_FILES = (
+    ("docs", (".md",)),
+    ("src", (".py", ".md", ".js", ".html", ".css")),
+    ("tests", (".py", ".md", ".txt")),
+    ("benchmarks", (".py", ".md")),
+    ("examples", (".py", ".md")),
+)
+
+
+def project_text_files() -> list[Path]:
+    """Every such file but this one, which quotes what a diary writes."""
+    files = [ROOT / name for name in ("README.md", "CHANGELOG.md") if (ROOT / name).exists()]
+    for folder, suffixes in DIARY_FILES:
+        files += sorted(p for p in (ROOT / folder).rglob("*") if p.suffix in suffixes)
+    return [p for p in files if p != Path(__file__).resolve()]
+
+
+def diary_lines(path: Path) -> list[str]:
+    """The lines of ``path`` that speak of sessions, issue numbers or dates of work."""
+    text = path.read_text(encoding="utf-8")
+    return [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for n, line in enumerate(text.splitlines(), 1)
+        if DIARY.search(line)
+    ]
+
+
+def test_no_project_file_reads_as_a_work_diary() -> None:
+    """History belongs in git and CHANGELOG.md, not in docs, code or tests."""
+    found = [line for path in project_text_files() for line in diary_lines(path)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**Session 11 (2 December 2026): more iterations.**",
+        "accepted (issue 19). It passes",
+        "issue #6 evidence",
+        "Measured 1 December 2026, 10:45 UTC",
+        "| before this session (ea8ff15) |",
+        "The issue's speed targets are met",
+    ],
+)
+def test_the_diary_check_finds_what_a_diary_writes(line: str) -> None:
+    assert DIARY.search(line)
+
+
+def test_the_diary_check_leaves_plain_words_alone() -> None:
+    for line in (
+        "def run_session(session: Session) -> None:",
+        "A fresh database on the session's PostgreSQL cluster.",
+        "the game's issues of fairness",
+        "Deal 1 starts 7D 9C 4D 8H",
+    ):
+        assert not DIARY.search(line), line
+    assert len(project_text_files()) > 300

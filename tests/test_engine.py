@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 import pyramids
+from pyramids.ai.registry import make_agent
 from pyramids.engine.errors import IllegalMove, RecordError, UnknownGame, VariantError
+from pyramids.engine.rng import Rng
 from pyramids.engine.variant import Option, first_player_option, resolve_variant
 
 
@@ -76,4 +79,32 @@ def test_record_is_json_and_names_everything() -> None:
     assert pyramids.replay(record).scores() == state.scores()
     record["rules_version"] = 99
     with pytest.raises(RecordError, match="rules_version"):
+        pyramids.replay(record)
+
+
+def _record_with_chance() -> dict[str, Any]:
+    """The record of a treasure hunt played until a card was drawn by chance."""
+    state = pyramids.new_game("pyramido-treasure", players=2, seed=3)
+    agent, rng = make_agent("greedy", "pyramido-treasure"), Rng(1)
+    while not any(True for _ in state.chance_outcomes()):
+        state.play(agent.choose(state, rng))
+    record: dict[str, Any] = json.loads(json.dumps(state.record()))
+    return record
+
+
+def test_a_record_replays_with_exactly_its_chance_outcomes() -> None:
+    record = _record_with_chance()
+    assert pyramids.replay(record).record()["chance"] == record["chance"]
+
+
+def test_a_record_with_an_extra_chance_outcome_is_refused() -> None:
+    """A tampered record may not carry chance outcomes that its moves never drew."""
+    record = _record_with_chance()
+    last = record["chance"][-1]
+    record["chance"].append({"ply": len(record["moves"]) + 5, "choices": 2, "outcome": 1})
+    with pytest.raises(RecordError, match="never used") as caught:
+        pyramids.replay(record)
+    assert caught.value.field == "chance" and caught.value.params == {"count": 1}
+    record["chance"][-1] = dict(last)  # the same outcome twice: the second is never drawn
+    with pytest.raises(RecordError, match="chance"):
         pyramids.replay(record)

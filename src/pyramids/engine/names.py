@@ -31,6 +31,8 @@ NameFunction = Callable[[str, str], str]
 
 #: the parameter kind holding a seat number (rendered as the player's name)
 SEAT = "seat"
+#: the parameter kind holding alternatives separated by spaces (rendered as an "or" list)
+CHOICES = "choices"
 
 _KIND = re.compile(r"^[a-z]+$")
 _NAMES: dict[str, dict[str, str]] = {}
@@ -49,7 +51,7 @@ def register(kind: str, names: Mapping[str, str]) -> None:
     the same name is harmless (modules may be reloaded); a different name is
     an error, since ids are meant to be stable.
     """
-    if not _KIND.match(kind) or kind == SEAT:
+    if not _KIND.match(kind) or kind in (SEAT, CHOICES):
         raise ValueError(f"a name kind is lower-case letters (not 'seat'), not {kind!r}")
     table = _NAMES.setdefault(kind, {})
     for key, name in names.items():
@@ -62,7 +64,21 @@ def register(kind: str, names: Mapping[str, str]) -> None:
 
 def english(kind: str, id: str) -> str:
     """The English name of ``id`` of ``kind``; an unknown id is shown as itself."""
+    if kind == CHOICES:
+        return english_or(id.split())
     return _NAMES.get(kind, {}).get(id, id)
+
+
+def english_or(items: Sequence[str]) -> str:
+    """``items`` joined as English's CLDR "or" list does (``a, b, or c``).
+
+    The engine's own rendering, without the catalogs; a face renders the list
+    in its language (:func:`pyramids.i18n.numbers.or_list`, which a test
+    compares with this one for English).
+    """
+    if len(items) <= 2:
+        return " or ".join(items)
+    return ", ".join(items[:-1]) + ", or " + items[-1]
 
 
 def all_names() -> dict[str, dict[str, str]]:
@@ -73,7 +89,7 @@ def all_names() -> dict[str, dict[str, str]]:
 def kind_of(key: str) -> str | None:
     """The name kind of a parameter key (``treasure_2`` -> ``treasure``), or None."""
     kind = key.split("_", 1)[0]
-    if kind == SEAT or kind in _NAMES:
+    if kind in (SEAT, CHOICES) or kind in _NAMES:
         return kind
     return None
 

@@ -3,7 +3,9 @@
 A record is self-contained: it names the game and the rules version, every
 variant option, the players, the explicit setup (so other tools can check it
 without our PRNG), the moves in notation, every mid-game chance outcome, and
-the result. The schema is documented in ``docs/records.md``.
+the result. The format is documented in ``docs/records.md`` and published as a
+JSON Schema, :data:`SCHEMA_FILE` (``record.schema.json`` beside this module),
+so that a tool of one's own can check a record's shape without this package.
 
 :func:`replay` trusts nothing in a record: it rebuilds the game from the setup,
 plays each move through the rules, and compares the result. Any problem is a
@@ -28,6 +30,18 @@ FORMAT = "pyramids-record"
 FORMAT_VERSION = 1
 #: the generators a record may name (``generator``): absent means ``seed``'s SplitMix64
 GENERATORS = (Rng.generator, KeyedRng.generator)
+#: the JSON Schema (draft 2020-12) of a record, each game's setup and variant included
+SCHEMA_FILE = Path(__file__).with_name("record.schema.json")
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of a record (:data:`SCHEMA_FILE`), parsed.
+
+    The schema checks a record's shape; :func:`replay` checks that its moves
+    are legal and that its result follows from them.
+    """
+    schema: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return schema
 
 
 def make_record(state: State[Any], *, undos: int = 0) -> dict[str, Any]:

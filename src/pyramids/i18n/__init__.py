@@ -95,6 +95,10 @@ class Translator:
         """The name of a thing inside a game (a treasure, a colour...) by kind and id."""
         from pyramids.engine import names
 
+        if kind == names.CHOICES:
+            from pyramids.i18n import numbers
+
+            return numbers.or_list(ident.split(), self.lang)
         register_game_names()
         return self.lookup(name_context(kind, ident), names.english(kind, ident))
 

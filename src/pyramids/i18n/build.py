@@ -13,8 +13,8 @@ Three steps, all with Babel's own machinery:
    to check one by one);
 3. **compile** each ``.po`` into the ``.mo`` that gettext reads, and export what the
    faces read without Babel: each web catalog as JSON (``web.json``, for the page) and
-   every language's number symbols and plural categories (``locales.json``, see
-   :mod:`pyramids.i18n.numbers`).
+   every language's number symbols, plural categories and "or" list patterns
+   (``locales.json``, see :mod:`pyramids.i18n.numbers`).
 
 ``--check`` only reports what is missing and exits 1 if anything is.
 """
@@ -199,6 +199,8 @@ def locale_entry(lang: str, plural_expr: str) -> dict[str, Any]:
         "decimal_pattern": _affixes(dec),
         "percent_pattern": _affixes(pct),
         "plural_categories": plural_categories(lang, plural_expr),
+        # how alternatives are joined ("a, b, or c"): numbers.or_list applies them
+        "list_or": {k: locale.list_patterns["or"][k] for k in ("2", "start", "middle", "end")},
     }
 
 

@@ -1,4 +1,4 @@
-"""Numbers as each of our languages writes them, from CLDR data exported by the build.
+"""Numbers and lists as each of our languages writes them, from CLDR data exported by the build.
 
 Why not Babel at run time: its locale data is 36 MB and about a thousand files,
 nearly half of what a player's first ``make play`` installs, for the symbols of
@@ -6,7 +6,9 @@ five languages. ``make i18n`` (:mod:`pyramids.i18n.build`) reads them from
 Babel's CLDR data into ``locale/locales.json``; this module applies them the
 way Babel's ``format_decimal`` and ``format_percent`` do (the standard
 patterns ``#,##0.###`` and ``#,##0%``, rounding half to even), and a test
-compares the two on random numbers in every language.
+compares the two on random numbers in every language. Lists of alternatives
+(``B2, C3, or D4``) follow CLDR's "or" list patterns as Babel's
+``format_list(style="or")`` applies them.
 
 >>> decimal(1234567.8915, "cs")
 '1\\xa0234\\xa0567,892'
@@ -17,13 +19,14 @@ compares the two on random numbers in every language.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache
 from typing import Any
 
 from pyramids.i18n import LOCALE_DIR
 
-#: what the build writes: each language's number symbols, affixes and plural categories
+#: what the build writes: each language's number symbols, affixes, plural categories, lists
 LOCALES_FILE = LOCALE_DIR / "locales.json"
 
 
@@ -99,3 +102,21 @@ def plural_categories(lang: str) -> dict[str, int]:
     """For each CLDR plural category of ``lang``, the gettext form it selects (built)."""
     categories: dict[str, int] = _entry(lang)["plural_categories"]
     return categories
+
+
+def or_list(items: Sequence[str], lang: str) -> str:
+    """``items`` as alternatives: ``B2 or C3``, ``B2, C3, or D4`` (``B2, C3 nebo D4`` in Czech).
+
+    The way Babel's ``format_list(items, style="or")`` joins them, from the
+    language's exported patterns (``2`` for two items; ``start``, ``middle``
+    and ``end`` for more).
+    """
+    patterns: dict[str, str] = _entry(lang)["list_or"]
+    if len(items) < 2:
+        return "".join(items)
+    if len(items) == 2:
+        return patterns["2"].format(*items)
+    text = patterns["start"].format(items[0], items[1])
+    for item in items[2:-1]:
+        text = patterns["middle"].format(text, item)
+    return patterns["end"].format(text, items[-1])

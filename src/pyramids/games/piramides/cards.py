@@ -19,21 +19,6 @@ DECK_SIZE = 52
 JOKER = 52
 
 
-def rank_of(card: int) -> int:
-    """Rank 1 (Ace) .. 13 (King)."""
-    return card % 13 + 1
-
-
-def suit_of(card: int) -> int:
-    """Suit index 0..3 (clubs, diamonds, hearts, spades)."""
-    return card // 13
-
-
-def is_red(card: int) -> bool:
-    """Diamonds and hearts are drawn in red."""
-    return suit_of(card) in (1, 2)
-
-
 def card_name(card: int) -> str:
     """Two-character name used in records: ``"TH"`` is the ten of hearts."""
     if card == JOKER:

@@ -115,7 +115,13 @@ def next_floor_starter(floor_totals: Mapping[int, int], last: int, players: int)
 
 
 class PyramidoState(State[PyramidoMove]):
-    """A position of Pyramido."""
+    """A position of Pyramido.
+
+    The attributes below are the whole position; each is documented where it
+    is declared. Table-wide facts are ints and tuples; each seat's pyramid is
+    one entry per seat in a few lists (cells as bits of the floor's grid, the
+    top view as quarter masks, see ``geometry``).
+    """
 
     __slots__ = (
         "_bbox",
@@ -148,34 +154,65 @@ class PyramidoState(State[PyramidoMove]):
         "_turn",
     )
 
+    # Whose turn and what comes next (one value for the whole table):
+    #: the floor being built, 1..4
     _floor: int
+    #: what the mover does next: ``place``, ``mark``, ``card``, ``refill`` or ``fill``
     _step: str
+    #: the seat to move
     _turn: int
+    #: the seat that last took a turn (the next floor's tie-break counts from it)
     _last: int
     _over: bool
+    #: the three quarry slots, each a domino id, ``-1`` while a slot waits for its refill
     _quarry: tuple[int, ...]
+    #: the face-down stacks, domino ids, the top of each last
     _stacks: tuple[tuple[int, ...], ...]
     #: for each stack entry, its position in the setup's stacks read one after another
     _origin: tuple[tuple[int, ...], ...]
+    #: the quarry slot the mover took from; the refill comes from stack ``_slot`` or ``_slot + 1``
     _slot: int
+    # The domino placed this turn (all ``-1`` between turns), for the gem and card steps:
+    #: its id
     _pdom: int
+    #: the cell of its first block (``a``) and of its second (``b``)
     _pa: int
     _pb: int
+    #: which of its blocks got this turn's gem (0 = ``a``, 1 = ``b``), ``-1`` if none
     _pgem: int
+    #: cards laid in this ``fill`` turn (the turn ends at two)
     _fills: int
+    # Seat sets, as bitmasks by seat:
+    #: the seats that have finished the floor being built
     _done: int
+    #: the seats eliminated (they could neither place nor fill)
     _out: int
+    #: the eliminated seats in the order they went out (the later, the better ranked)
     _elim: tuple[int, ...]
+    # Each seat's pyramid, one list entry per seat (lists, copied per copy; their
+    # entries are ints and tuples, shared):
+    #: the cells of the floor being built that hold a block (bits of ``_grid``'s cells)
     _occ: list[int]
+    #: floor 1's bounding box in frame cells, ``(x0, y0, x1, y1)``; fixed once floor 1 is done
     _bbox: list[tuple[int, int, int, int]]
+    #: the floor's grid: the frame while floor 1 grows, then the upper grid over its box
     _grid: list[Grid]
+    #: where the grid's quarter ``(0, 0)`` lies in the top view (a shift of its quarter masks)
     _shift: list[int]
+    #: the top view: six quarter masks, one per colour, of what shows from above
     _col: list[tuple[int, ...]]
+    #: the top view's quarters that show a jewel
     _jew: list[int]
+    #: the floor's gems: ``(colour, cell)`` for each, in the order marked
     _gems: list[tuple[tuple[int, int], ...]]
+    #: the colours that have a gem on this floor (bit per colour; a colour gets one gem)
     _gemmask: list[int]
+    #: the cards still in hand: bit ``k`` is the card of colours ``2k`` and ``2k + 1``
     _cards: list[int]
+    #: every block laid, ``(floor, cell, colour, jewel quarters, domino id or -1 for a card)``;
+    #: the views and the record's replays read it, copies share it
     _blocks: list[tuple[tuple[int, int, int, int, int], ...]]
+    #: the score of each finished floor
     _floor_scores: list[tuple[FloorScore, ...]]
 
     # -- the contract -----------------------------------------------------
@@ -722,7 +759,7 @@ class PyramidoState(State[PyramidoMove]):
         return [sum(fs.total for fs in self._floor_scores[p]) for p in range(self.players)]
 
     def ranking(self) -> list[int]:
-        """In players by total, unused cards, best floor; the eliminated below, last out last."""
+        """In players by total, unused cards, best floor; below them the out, later out higher."""
         keys = []
         totals = self.scores()
         for p in range(self.players):

@@ -253,8 +253,3 @@ def flood(seed: int, region: int) -> int:
         if grown == comp:
             return comp
         comp = grown
-
-
-def quarter_xy(bit: int) -> tuple[int, int]:
-    """Frame quarter coordinates (x, y) of a top-view bit index."""
-    return bit % STRIDE, bit // STRIDE

@@ -367,71 +367,28 @@ class TreasureState(State[TreasureMove]):
             )
 
     def _not_adjacent(self, s: object) -> IllegalMove:
-        """Why a slide from ``s`` is refused, in the spot names the players see now."""
+        """Why a slide from ``s`` is refused, in the spot names the players see now.
+
+        The spots next to the gap (two to four) are one ``choices`` parameter,
+        which each face joins with its language's "or".
+        """
         names = VIEW_NAME[self._rot]
         gap = names[self._empty]
-        near = sorted(names[n] for n in NEIGHBOURS[self._empty])
+        near = " ".join(sorted(names[n] for n in NEIGHBOURS[self._empty]))
         if s == self._empty:
-            if len(near) == 2:
-                return IllegalMove(
-                    "not-adjacent",
-                    "{gap} is the gap itself: slide a pyramid into it from {first} or {second}",
-                    gap=gap,
-                    first=near[0],
-                    second=near[1],
-                )
-            if len(near) == 3:
-                return IllegalMove(
-                    "not-adjacent",
-                    "{gap} is the gap itself: slide a pyramid into it from {first}, {second} "
-                    "or {third}",
-                    gap=gap,
-                    first=near[0],
-                    second=near[1],
-                    third=near[2],
-                )
             return IllegalMove(
                 "not-adjacent",
-                "{gap} is the gap itself: slide a pyramid into it from {first}, {second}, "
-                "{third} or {fourth}",
+                "{gap} is the gap itself: slide a pyramid into it from {choices}",
                 gap=gap,
-                first=near[0],
-                second=near[1],
-                third=near[2],
-                fourth=near[3],
-            )
-        where = names[s] if isinstance(s, int) and 0 <= s < SPOTS else repr(s)
-        if len(near) == 2:
-            return IllegalMove(
-                "not-adjacent",
-                "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
-                "to the gap can slide into it (from {first} or {second})",
-                spot=where,
-                gap=gap,
-                first=near[0],
-                second=near[1],
-            )
-        if len(near) == 3:
-            return IllegalMove(
-                "not-adjacent",
-                "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
-                "to the gap can slide into it (from {first}, {second} or {third})",
-                spot=where,
-                gap=gap,
-                first=near[0],
-                second=near[1],
-                third=near[2],
+                choices=near,
             )
         return IllegalMove(
             "not-adjacent",
             "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
-            "to the gap can slide into it (from {first}, {second}, {third} or {fourth})",
-            spot=where,
+            "to the gap can slide into it (from {choices})",
+            spot=names[s] if isinstance(s, int) and 0 <= s < SPOTS else repr(s),
             gap=gap,
-            first=near[0],
-            second=near[1],
-            third=near[2],
-            fourth=near[3],
+            choices=near,
         )
 
     # -- applying ---------------------------------------------------------------------
