@@ -150,7 +150,8 @@ class Room:
         self.version = 0
         self.state: State[Any]
         self.history: deque[Past] = deque(maxlen=HISTORY)
-        self._replay: list[State[Any]] | None = None
+        #: the positions of the game for a move log (see :meth:`replay_states`)
+        self._replay: tuple[tuple[str, ...], list[State[Any]]] | None = None
         self._read_log(row)
         self.lock = asyncio.Lock()
         #: a cluster's chat lines take their numbers one at a time (see RoomManager.chat)
@@ -239,15 +240,23 @@ class Room:
         return rebuild(self.game.id, self.players, self.seed, names, self.variant, moves)
 
     def replay_states(self) -> list[State[Any]]:
-        """Every position of the game from the deal (built once, dropped by an undo)."""
-        states = self._replay
-        if states is None or len(states) != len(self.moves) + 1:
-            state = self.deal()
-            states = [state.copy()]
-            for text in self.moves:
-                state.play(state.parse_move(text))
-                states.append(state.copy())
-            self._replay = states
+        """Every position of the game from the deal (built once for each move log).
+
+        Why keyed by the moves themselves and not by their count: after an undo
+        and another last move the log is as long as before but not the same.
+        Built from a copy of the log, so a move accepted meanwhile (this runs in
+        a worker thread) cannot mix two games.
+        """
+        moves = tuple(self.moves)
+        cached = self._replay
+        if cached is not None and cached[0] == moves:
+            return cached[1]
+        state = self.deal()
+        states = [state.copy()]
+        for text in moves:
+            state.play(state.parse_move(text))
+            states.append(state.copy())
+        self._replay = (moves, states)
         return states
 
     # -- events -------------------------------------------------------------------
