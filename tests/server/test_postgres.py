@@ -130,6 +130,7 @@ def test_a_bot_game_plays_to_the_end_and_concurrent_moves_have_one_winner(pg_url
         bots = [{"kind": "bot", "agent": "greedy"}] * 2
         room = create(live.url, game="pyramideto", seats=bots, seed=5)
         final = wait_over(live.url, room["room"])
+        assert live.manager.bot_fallbacks == 0  # every move was the agent's own
         record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
         assert len(record["moves"]) == final["version"] > 0
         assert pyramids.replay(record).scores() == final["scores"]
@@ -196,6 +197,7 @@ def test_a_restart_resumes_games_at_the_same_version_with_the_same_moves(pg_url:
         assert again["view"] == expected.view(0)
         assert move(second.url, human["room"], token, again["legal"][0], 4).status_code == 200
         final = wait_over(second.url, bots["room"])  # its bots carry on after the restart
+        assert second.manager.bot_fallbacks == 0
         record = HTTP.get(f"{second.url}/api/rooms/{bots['room']}/record").json()
         assert pyramids.replay(record).scores() == final["scores"]
     finally:
