@@ -154,7 +154,7 @@ class Room:
         self._replay: tuple[tuple[str, ...], list[State[Any]]] | None = None
         self._read_log(row)
         self.lock = asyncio.Lock()
-        #: a cluster's chat lines take their numbers one at a time (see RoomManager.chat)
+        #: a cluster's chat lines take their numbers one at a time (see :mod:`.chat`)
         self.chat_lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.agents: dict[int, Agent] = {}
