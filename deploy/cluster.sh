@@ -3,7 +3,8 @@
 # and HAProxy in front of them. Debian packages: postgresql, redis-server, haproxy;
 # Python extras: pip install 'pyramids[postgres,redis]'. See docs/deploy.md.
 #
-#   deploy/cluster.sh start     # then open http://127.0.0.1:8000/
+#   deploy/cluster.sh start     # then open http://127.0.0.1:8000/ (run again: starts
+#                               # the instances, Redis or HAProxy that died)
 #   deploy/cluster.sh status
 #   deploy/cluster.sh stop      # stops what start started (by the pids it wrote down)
 #   deploy/cluster.sh purge     # stop, then delete the data directory
@@ -18,6 +19,10 @@
 #   PYRAMIDS_REDIS_PORT    Redis                      (6380)
 #   PYRAMIDS               the pyramids command       (.venv/bin/pyramids of this checkout)
 #   PYRAMIDS_SERVE_OPTIONS more options for every instance, e.g. "--bot-delay 0 --rate-limit off"
+#
+# Logs are appended to, never truncated: a restarted instance's log keeps what the dead
+# one wrote. Nothing here restarts a process that dies: this is a cluster to try on one
+# machine; deploy/systemd/ has units that do, with the journal's rotating logs.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -143,9 +148,11 @@ start_instances() {
     for k in $(seq "$instances"); do
         p=$((first + k - 1))
         if running "$dir/instance-$k.pid"; then continue; fi
+        printf '=== %s: cluster.sh starts instance %s on port %s\n' \
+            "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" "$k" "$p" >>"$dir/instance-$k.log"
         # shellcheck disable=SC2086 # the options are words on purpose
         nohup "$pyramids" serve --host 127.0.0.1 --port "$p" --database-url "$database_url" \
-            --broker "$broker_url" $serve_options >"$dir/instance-$k.log" 2>&1 &
+            --broker "$broker_url" $serve_options >>"$dir/instance-$k.log" 2>&1 &
         echo $! >"$dir/instance-$k.pid"
     done
     for k in $(seq "$instances"); do

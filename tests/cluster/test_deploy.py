@@ -4,7 +4,9 @@ The script is run as a user would (on free ports, in a data directory of its
 own): PostgreSQL, Redis, three instances and HAProxy. Through HAProxy the
 test checks that requests reach all three instances, plays a bot game over a
 WebSocket, kills one instance and sees HAProxy send new work to the others;
-then ``stop`` must leave none of the processes it started.
+``start`` again starts the dead instance, whose log keeps what it wrote
+before (appended, not truncated); then ``stop`` must leave none of the
+processes it started.
 """
 
 from __future__ import annotations
@@ -108,6 +110,20 @@ def test_the_cluster_serves_through_haproxy_and_survives_an_instance(
             assert r.status_code == 201, r.text
             assert client.get(f"{url}/api/rooms/{r.json()['room']}").status_code == 200
         assert lost <= 1
+    # start again: the dead instance is started again, its log appended to, not truncated
+    log = data / "instance-2.log"
+    before = log.read_bytes()
+    assert before.count(b"cluster.sh starts instance 2") == 1
+    again = subprocess.run(
+        ["bash", str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
+    after = log.read_bytes()
+    assert after.startswith(before) and after.count(b"cluster.sh starts instance 2") == 2
+    assert int((data / "instance-2.pid").read_text()) != victim
+    with httpx.Client(timeout=10) as client:
+        port = int(env["PYRAMIDS_FIRST_PORT"]) + 1
+        assert client.get(f"http://127.0.0.1:{port}/healthz").status_code == 200
     pids = [int(p.read_text()) for p in data.glob("*.pid")]
     stopped = subprocess.run(
         ["bash", str(SCRIPT), "stop"], env=env, capture_output=True, text=True, timeout=60

@@ -137,6 +137,7 @@ def test_bots_move_exactly_once_though_both_instances_follow_the_game(stack: Sta
     """A bot game watched on both instances: every bot move is computed once, in all."""
     a, b = stack.instances
     before = sum(i.manager.bot_moves for i in stack.instances)
+    fallbacks = sum(i.manager.bot_fallbacks for i in stack.instances)
     room = create(
         a.url,
         game="pyramido",
@@ -164,6 +165,7 @@ def test_bots_move_exactly_once_though_both_instances_follow_the_game(stack: Sta
     plies = asyncio.run(watch())
     computed = sum(i.manager.bot_moves for i in stack.instances) - before
     assert computed == plies, (computed, plies)
+    assert sum(i.manager.bot_fallbacks for i in stack.instances) == fallbacks
 
 
 def test_a_cache_that_missed_events_catches_up_from_the_database(stack: Stack) -> None:

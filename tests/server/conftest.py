@@ -14,6 +14,7 @@ from pyramids.server.app import create_app
 from pyramids.server.guard import Guard, guarded_protocol
 from pyramids.server.launch import free_port
 from pyramids.server.limits import RateLimits
+from pyramids.server.rooms import RoomManager
 
 
 class LiveServer:
@@ -41,6 +42,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         app = create_app(url, bot_delay=bot_delay, rate_limits=rate_limits or RateLimits.off())
+        self.app = app
         config = uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -65,6 +67,12 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+    @property
+    def manager(self) -> RoomManager:
+        """The server's room manager (its counters and knobs; read from the test thread)."""
+        manager: RoomManager = self.app.state.manager
+        return manager
 
 
 @pytest.fixture(scope="module")

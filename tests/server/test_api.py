@@ -39,8 +39,10 @@ def _bots(game_id: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_full_bot_game_of_every_game(live: LiveServer, game_id: str) -> None:
+    fallbacks = live.manager.bot_fallbacks
     room = create(live.url, game=game_id, seats=_bots(game_id), seed=11)
     final = wait_over(live.url, room["room"])
+    assert live.manager.bot_fallbacks == fallbacks  # every move was the agent's own
     record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
     replayed = pyramids.replay(record)
     assert replayed.is_over

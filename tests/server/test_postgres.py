@@ -1,4 +1,5 @@
-"""The server on PostgreSQL: schema, whole games, one winner per version, restarts, bad URLs.
+"""The server on PostgreSQL: schema, whole games, one winner per version, restarts, bad URLs,
+a bot whose write was refused.
 
 Everything else in tests/server runs on SQLite; these tests repeat the parts
 where the database matters on a real, throwaway PostgreSQL server (see
@@ -11,11 +12,13 @@ import asyncio
 import itertools
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 
 import httpx
 import pytest
+import sqlalchemy
 from sqlalchemy import inspect, text
 from typer.testing import CliRunner
 
@@ -124,12 +127,54 @@ def test_two_stores_racing_at_one_version_store_exactly_one_event(pg_url: str) -
         second.close()
 
 
+#: a trigger that refuses the first move of seat 1 and no other: the count lives in a
+#: sequence, which a rolled-back transaction does not roll back
+REFUSE_ONCE = [
+    "CREATE SEQUENCE refusals",
+    """CREATE FUNCTION refuse_once() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NEW.seat = 1 AND nextval('refusals') = 1 THEN
+            RAISE EXCEPTION 'refused once by the test';
+        END IF;
+        RETURN NEW;
+    END $$""",
+    "CREATE TRIGGER refuse_once BEFORE INSERT ON events"
+    " FOR EACH ROW EXECUTE FUNCTION refuse_once()",
+]
+
+
+def test_a_bot_plays_on_after_postgresql_refused_its_move_once(pg_url: str) -> None:
+    """The bot's first write fails; the bot tries again and the human gets the turn back."""
+    live = LiveServer(pg_url).start()
+    try:
+        engine = sqlalchemy.create_engine(pg_url)
+        with engine.begin() as conn:
+            for statement in REFUSE_ONCE:
+                conn.execute(text(statement))
+        engine.dispose()
+        room = create(live.url, game="pyramideto", seats=[{}, {"agent": "random"}])
+        rid, token = room["room"], room["seats"][0]["token"]
+        snap = state(live.url, rid, token)
+        if snap["legal"]:  # the human opens
+            assert move(live.url, rid, token, snap["legal"][0], 0).status_code == 200
+        deadline = time.monotonic() + 30
+        while not state(live.url, rid, token)["legal"]:
+            assert time.monotonic() < deadline, "the bot never moved after the refusal"
+            time.sleep(0.05)
+        assert live.manager.bots.storage_retries == 1
+        snap = state(live.url, rid, token)
+        assert move(live.url, rid, token, snap["legal"][0], snap["version"]).status_code == 200
+    finally:
+        live.stop()
+
+
 def test_a_bot_game_plays_to_the_end_and_concurrent_moves_have_one_winner(pg_url: str) -> None:
     live = LiveServer(pg_url).start()
     try:
         bots = [{"kind": "bot", "agent": "greedy"}] * 2
         room = create(live.url, game="pyramideto", seats=bots, seed=5)
         final = wait_over(live.url, room["room"])
+        assert live.manager.bot_fallbacks == 0  # every move was the agent's own
         record = HTTP.get(f"{live.url}/api/rooms/{room['room']}/record").json()
         assert len(record["moves"]) == final["version"] > 0
         assert pyramids.replay(record).scores() == final["scores"]
@@ -196,6 +241,7 @@ def test_a_restart_resumes_games_at_the_same_version_with_the_same_moves(pg_url:
         assert again["view"] == expected.view(0)
         assert move(second.url, human["room"], token, again["legal"][0], 4).status_code == 200
         final = wait_over(second.url, bots["room"])  # its bots carry on after the restart
+        assert second.manager.bot_fallbacks == 0
         record = HTTP.get(f"{second.url}/api/rooms/{bots['room']}/record").json()
         assert pyramids.replay(record).scores() == final["scores"]
     finally:
