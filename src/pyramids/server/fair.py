@@ -9,12 +9,12 @@ player who has seen some cards). Two schemes, one per kind of deal:
 
 * **keyed** (``pyramids-deal-v2``), every room dealt at random: the deal *is*
   the secret's stream (:class:`~pyramids.engine.rng.KeyedRng`, HMAC-SHA256 in
-  counter mode), and ``commitment = SHA-256(PREFIX_V2 || secret)``. There is
+  counter mode), and ``commitment = SHA-256(KEYED_PREFIX || secret)``. There is
   no seed: what a seat or spectator sees of the deal cannot be searched back
   to its source, as a 53-bit SplitMix64 seed can (``docs/security.md``).
 * **seeded** (``pyramids-deal-v1``), a room whose creator chose the seed (a
   solitaire's deal number, a practice room) and rooms made before the keyed
-  scheme: the deal is ``Rng(seed)`` and ``commitment = SHA-256(PREFIX_V1 ||
+  scheme: the deal is ``Rng(seed)`` and ``commitment = SHA-256(PREFIX ||
   seed || secret)``. Why the secret there: seeds are below 2**53, few enough to
   hash them all.
 
