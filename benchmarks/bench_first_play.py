@@ -1,6 +1,6 @@
 """The first ``make play`` of a fresh clone: seconds until the server answers, and the venv's size.
 
-The target: under 20 s with a warm pip cache, and a venv under 150 MB.
+The bar: under 20 s with a warm pip cache, and a venv under 150 MB.
 Each run clones the committed tree (``git clone`` of this repository's HEAD into
 a temporary folder, so nothing of this checkout's ``.venv`` is reused), runs
 ``make play`` on a free port, and polls ``/`` until it answers 200; then it stops
