@@ -50,10 +50,10 @@ def test_a_refused_slide_names_the_spots_next_to_the_gap_in_the_players_language
     state = pyramids.new_game("pyramido-treasure", players=2, seed=1)
     tr = translator(lang)
     far = _refusal(state, "a1")  # the gap starts at e4, with four neighbours
-    assert far.rule == "not-adjacent" and far.params["choices"] == "d4 e3 e5 f4"
+    assert far.rule == "not-adjacent" and far.params["alternatives"] == "d4 e3 e5 f4"
     assert tr.error(far).endswith(four)
     for step in ("d4", "c4", "b4", "a4", "a3", "a2", "a1"):  # walk the gap to the corner
         state.play(state.parse_move(step))
     itself = _refusal(state, "a1")
-    assert itself.params["choices"] == "a2 b1"
+    assert itself.params["alternatives"] == "a2 b1"
     assert tr.error(itself).endswith(two)

@@ -6,8 +6,10 @@ hands out finished sentences. A message is an English *template* with named
 whose key is a name kind (``treasure``) or a kind with a suffix
 (``treasure_2``, ``colour_b``) holds an id (``"sacred-dog"``) and is shown
 through the kind's name for that id; a ``seat`` parameter holds a seat number
-and is shown as that player's name. Names are catalog entries keyed by kind
-and id, never by their English words.
+and is shown as that player's name; an ``alternatives`` parameter holds
+words separated by spaces (``"d4 e3 f4"``) and is shown as the language's
+"or" list (``d4, e3, or f4``; ``d4, e3 nebo f4``). Names are catalog entries
+keyed by kind and id, never by their English words.
 
 Each game registers its names at import time from its own data
 (:func:`register`); the engine knows no game. English is the default
@@ -32,7 +34,7 @@ NameFunction = Callable[[str, str], str]
 #: the parameter kind holding a seat number (rendered as the player's name)
 SEAT = "seat"
 #: the parameter kind holding alternatives separated by spaces (rendered as an "or" list)
-CHOICES = "choices"
+ALTERNATIVES = "alternatives"
 
 _KIND = re.compile(r"^[a-z]+$")
 _NAMES: dict[str, dict[str, str]] = {}
@@ -51,7 +53,7 @@ def register(kind: str, names: Mapping[str, str]) -> None:
     the same name is harmless (modules may be reloaded); a different name is
     an error, since ids are meant to be stable.
     """
-    if not _KIND.match(kind) or kind in (SEAT, CHOICES):
+    if not _KIND.match(kind) or kind in (SEAT, ALTERNATIVES):
         raise ValueError(f"a name kind is lower-case letters (not 'seat'), not {kind!r}")
     table = _NAMES.setdefault(kind, {})
     for key, name in names.items():
@@ -64,7 +66,7 @@ def register(kind: str, names: Mapping[str, str]) -> None:
 
 def english(kind: str, id: str) -> str:
     """The English name of ``id`` of ``kind``; an unknown id is shown as itself."""
-    if kind == CHOICES:
+    if kind == ALTERNATIVES:
         return english_or(id.split())
     return _NAMES.get(kind, {}).get(id, id)
 
@@ -89,7 +91,7 @@ def all_names() -> dict[str, dict[str, str]]:
 def kind_of(key: str) -> str | None:
     """The name kind of a parameter key (``treasure_2`` -> ``treasure``), or None."""
     kind = key.split("_", 1)[0]
-    if kind in (SEAT, CHOICES) or kind in _NAMES:
+    if kind in (SEAT, ALTERNATIVES) or kind in _NAMES:
         return kind
     return None
 

@@ -95,7 +95,7 @@ class Translator:
         """The name of a thing inside a game (a treasure, a colour...) by kind and id."""
         from pyramids.engine import names
 
-        if kind == names.CHOICES:
+        if kind == names.ALTERNATIVES:
             from pyramids.i18n import numbers
 
             return numbers.or_list(ident.split(), self.lang)

@@ -369,7 +369,7 @@ class TreasureState(State[TreasureMove]):
     def _not_adjacent(self, s: object) -> IllegalMove:
         """Why a slide from ``s`` is refused, in the spot names the players see now.
 
-        The spots next to the gap (two to four) are one ``choices`` parameter,
+        The spots next to the gap (two to four) are one ``alternatives`` parameter,
         which each face joins with its language's "or".
         """
         names = VIEW_NAME[self._rot]
@@ -378,17 +378,17 @@ class TreasureState(State[TreasureMove]):
         if s == self._empty:
             return IllegalMove(
                 "not-adjacent",
-                "{gap} is the gap itself: slide a pyramid into it from {choices}",
+                "{gap} is the gap itself: slide a pyramid into it from {alternatives}",
                 gap=gap,
-                choices=near,
+                alternatives=near,
             )
         return IllegalMove(
             "not-adjacent",
             "{spot} is not next to the gap at {gap}: only a pyramid orthogonally next "
-            "to the gap can slide into it (from {choices})",
+            "to the gap can slide into it (from {alternatives})",
             spot=names[s] if isinstance(s, int) and 0 <= s < SPOTS else repr(s),
             gap=gap,
-            choices=near,
+            alternatives=near,
         )
 
     # -- applying ---------------------------------------------------------------------
