@@ -427,3 +427,8 @@ export function summary(v) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Goals")), el("th", { scope: "col" }, t("Frame colours")))),
       el("tbody", {}, rows))));
 }
+
+/** A seat's score in the players list: what the number counts (displayed goals). */
+export function scoreText(v, seat) {
+  return tn("{n} goal displayed", "{n} goals displayed", v.scores?.[seat] ?? 0);
+}
