@@ -56,6 +56,12 @@ export class GameScreen {
       el("div", { class: "turn-bar" }, this.turnLine, this.statusLine),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
       this.side));
+    // the turn bar's height, for what sticks under it (a board's quarry on a phone)
+    const bar = this.turnLine.parentNode;
+    if (typeof ResizeObserver === "function") {
+      this.barSize = new ResizeObserver(() => bar.parentNode.style.setProperty("--bar-h", `${bar.offsetHeight}px`));
+      this.barSize.observe(bar);
+    }
     this.keys = new BoardKeys(this.boardRoot, {
       onEscape: () => { if (this.board.cancel?.(this.ctx())) this.draw(); },
     });
@@ -72,6 +78,7 @@ export class GameScreen {
   close() {
     for (const sv of this.seats.values()) sv.close();
     for (const id of this.timers) clearTimeout(id);
+    this.barSize?.disconnect();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
