@@ -414,7 +414,7 @@ function scoreCell(board, v, i) {
 function scrolling(table) {
   const box = el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("Scores (scroll sideways for more)") }, table);
   const hint = el("p", { class: "scroll-hint small muted", "aria-hidden": "true" }, t("Scroll sideways for more →"));
-  const wrap = el("div", { class: "scroll-wrap" }, box, hint);
+  const wrap = el("div", { class: "scroll-wrap" }, hint, box);
   markScroll(box, wrap);
   return wrap;
 }

@@ -537,5 +537,21 @@ export function summary(v) {
   return el("table", { class: "breakdown" },
     el("thead", {}, el("tr", {}, el("th", {}, t("Player")), el("th", {}, t("Treasure cards")), el("th", {}, t("Points")))),
     el("tbody", {}, v.hands.map((cards, i) => el("tr", {}, el("td", {}, names[i] || t("Player {n}", { n: number(i + 1) })),
-      el("td", {}, cards.length ? cards.map(cardLabel).join(", ") : t("none")), el("td", {}, number(v.scores[i]))))));
+      el("td", {}, cards.length ? groupedCards(cards) : t("none")), el("td", { class: "num" }, number(v.scores[i]))))));
+}
+
+/**
+ * A hand's cards by treasure, one entry each: "sphinx (1, 1, 2)". Why grouped: a long game
+ * gives a player a dozen cards, and one entry per card made the end dialog very tall on a phone.
+ */
+function groupedCards(cards) {
+  const points = new Map();
+  for (const c of cards) {
+    const { id, points: p } = cardParts(c);
+    if (!points.has(id)) points.set(id, []);
+    if (p !== null) points.get(id).push(p);
+  }
+  return [...points].map(([id, ps]) => (ps.length
+    ? t("{treasure} ({points})", { treasure: treasureName(id), points: ps.sort((a, b) => a - b).map((p) => number(p)).join(", ") })
+    : eventName(id))).join(" · ");
 }
