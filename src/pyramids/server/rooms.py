@@ -91,6 +91,35 @@ def rebuild(
     return state
 
 
+#: games whose turn is made of several steps that show nothing new (a Pyramido turn: place
+#: a domino, put a gem, lay a card; the refill that shows a stack's next domino ends it):
+#: the player may take back the steps of the turn being played until it ends
+STEP_UNDO_GAMES = frozenset({"pyramido"})
+
+
+def step_taker(game_id: str, state: State[Any]) -> int | None:
+    """The seat that may take back a step now: the one whose turn has had a step, or None.
+
+    Why only within the turn: once it ends, the next player has seen it, and the refill
+    that ends a Pyramido turn shows the next domino of a stack (taking it back would let a
+    player look under the stacks). Records keep only the steps that stand
+    (docs/records.md), and such takebacks are not counted as ``undos``.
+    """
+    if game_id not in STEP_UNDO_GAMES or state.is_over:
+        return None
+    turn = state.view(None).get("turn") or {}
+    if turn.get("placed") is None and not turn.get("fill_cards_laid"):
+        return None
+    player = turn.get("player")
+    return player if isinstance(player, int) else None
+
+
+def counts_undo(players: int) -> int:
+    """How much an undo adds to a room's ``undos``: 1 in a solitaire, where it may follow
+    a card seen; 0 for a step of a turn taken back in a game of several players."""
+    return 1 if players == 1 else 0
+
+
 class Connection:
     """One client connected to a room as a seat (or as a spectator when ``seat`` is None)."""
 
@@ -201,7 +230,7 @@ class Room:
                 moves.append(ev.data)
             elif ev.kind == "undo" and moves:
                 moves.pop()
-                undos += 1
+                undos += counts_undo(row.players)
         self.state = rebuild(
             row.game, row.players, row.seed, [s.name for s in row.seats], row.variant, moves
         )
@@ -255,10 +284,11 @@ class Room:
             return None
         return p
 
-    @property
-    def can_undo(self) -> bool:
-        """Undo is offered in single-player games only, once a move has been played."""
-        return self.game.max_players == 1 and bool(self.moves)
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back the last move now (see :func:`step_taker`)."""
+        if self.game.max_players == 1:
+            return bool(self.moves)
+        return seat is not None and seat == step_taker(self.game.id, self.state)
 
     def deal(self, moves: Sequence[str] = ()) -> State[Any]:
         """This room's game rebuilt from its deal, after ``moves`` (notation)."""
@@ -298,9 +328,15 @@ class Room:
         return Change("move", seat, after, [*self.moves, canonical], move, canonical)
 
     def checked_undo(self, seat: int) -> Change:
-        """``seat`` taking back the last move, checked (single-player games only)."""
-        if self.game.max_players != 1:
+        """``seat`` taking back the last move, checked: any move of a single-player game, or
+        a step of the turn ``seat`` is playing (:func:`step_taker`)."""
+        if self.game.max_players != 1 and self.game.id not in STEP_UNDO_GAMES:
             raise ProtocolError("undo-not-allowed", "undo is only offered in single-player games")
+        if self.game.max_players != 1 and not self.can_undo(seat):
+            raise ProtocolError(
+                "undo-not-allowed",
+                "only the steps of your own turn can be taken back, until it ends",
+            )
         if not self.moves:
             raise ProtocolError("nothing-to-undo", "no move has been played yet")
         moves = self.moves[:-1]
@@ -332,7 +368,8 @@ class Room:
         self.state = change.after
         self.moves = change.moves
         if change.kind == "undo":
-            self.undos += 1
+            self.undos += counts_undo(self.players)
+            self.agents.clear()  # the bots observed the move taken back
         self.version = version
         self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
         self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
@@ -350,7 +387,7 @@ class Room:
             self.state,
             seat,
             self.public_seats(),
-            self.can_undo,
+            self.can_undo(seat),
             commitment=self.commitment,
             practice=self.practice,
         )
@@ -376,13 +413,15 @@ class Room:
                 p.move_text,
                 seat_payload(p.state, seat),
                 seat,
-                self._undo_at(p),
+                self._undo_at(p, seat),
             )
             for p in wanted
         ]
 
-    def _undo_at(self, p: Past) -> bool:
-        return self.game.max_players == 1 and p.state.ply > 0
+    def _undo_at(self, p: Past, seat: int | None) -> bool:
+        if self.game.max_players == 1:
+            return p.state.ply > 0
+        return seat is not None and seat == step_taker(self.game.id, p.state)
 
     def summary(self) -> dict[str, Any]:
         """Public facts for the lobby's game list."""
@@ -446,7 +485,7 @@ class Room:
                 move_text,
                 payloads[conn.seat],
                 conn.seat,
-                self.can_undo,
+                self.can_undo(conn.seat),
                 reply_to if conn is origin else None,
             )
             conn.send(msg)
@@ -767,7 +806,8 @@ class RoomManager:
         origin: Connection | None = None,
         reply_to: Any = None,
     ) -> int:
-        """Take back the last move of a single-player game (an ``undo`` event in the log)."""
+        """Take back the last move (an ``undo`` event in the log): any move of a single-player
+        game, or a step of the turn the seat is playing (:func:`step_taker`)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot undo")
         check = partial(room.checked_undo, seat)
