@@ -154,13 +154,15 @@ class Connection:
 
 @dataclass(frozen=True)
 class Past:
-    """One accepted event kept in memory for resyncs."""
+    """One accepted event kept in memory for resyncs: the state after it, and before it
+    (so that a page that opens may retell the first event it is sent, see :meth:`Room.missed`)."""
 
     version: int
     kind: str
     mover: int | None
     move_text: str | None
     state: State[Any]
+    before: State[Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -222,22 +224,45 @@ class Room:
         self.commitment = fair.commitment(row.seed, row.secret) if row.secret else None
 
     def _read_log(self, row: RoomRow) -> None:
-        """Take the moves, version and state from a stored room (its event log replayed)."""
+        """Take the moves, version and state from a stored room (its event log replayed).
+
+        The last :data:`HISTORY` events are kept with their states, as a live room keeps
+        them: a page opened after the room was loaded again (a reload, a restart) is sent
+        them to retell "What happened".
+        """
+        names = [s.name for s in row.seats]
+
+        def at(moves: Sequence[str]) -> State[Any]:
+            return rebuild(row.game, row.players, row.seed, names, row.variant, moves)
+
         moves: list[str] = []
         undos = 0
-        for ev in row.events:
+        tail = max(0, len(row.events) - HISTORY)
+        state: State[Any] | None = None
+        self.history.clear()
+        for i, ev in enumerate(row.events):
+            if i == tail:
+                state = at(moves)  # the state before the events kept
             if ev.kind == "move":
                 moves.append(ev.data)
             elif ev.kind == "undo" and moves:
                 moves.pop()
                 undos += counts_undo(row.players)
-        self.state = rebuild(
-            row.game, row.players, row.seed, [s.name for s in row.seats], row.variant, moves
-        )
+            else:
+                continue
+            if state is not None:
+                before = state
+                if ev.kind == "move":
+                    state = before.copy()
+                    state.play(state.parse_move(ev.data))
+                else:
+                    state = at(moves)
+                text = ev.data if ev.kind == "move" else None
+                self.history.append(Past(ev.version, ev.kind, ev.seat, text, state, before))
+        self.state = state if state is not None else at(moves)
         self.moves = moves
         self.undos = undos
         self.version = row.version
-        self.history.clear()
         self._replay = None
 
     def reload(self, row: RoomRow) -> None:
@@ -365,13 +390,16 @@ class Room:
         reply_to: Any = None,
     ) -> None:
         """Apply a committed ``change`` as ``version``: keep it for resyncs, tell every client."""
+        before = self.state
         self.state = change.after
         self.moves = change.moves
         if change.kind == "undo":
             self.undos += counts_undo(self.players)
             self.agents.clear()  # the bots observed the move taken back
         self.version = version
-        self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
+        self.history.append(
+            Past(version, change.kind, change.seat, change.text, change.after, before)
+        )
         self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
         if change.move is not None and change.seat is not None:
             for agent in self.agents.values():
@@ -404,7 +432,7 @@ class Room:
         wanted = [p for p in self.history if p.version > since]
         if not wanted or wanted[0].version != since + 1:
             return None
-        return [
+        out = [
             event_message(
                 self.id,
                 p.version,
@@ -417,6 +445,13 @@ class Room:
             )
             for p in wanted
         ]
+        if wanted[0].before is not None:
+            # the seat's view before the first event: a page that opens asks for the recent
+            # events to retell them, and the first one is told from the view before it
+            out[0]["before"] = wanted[0].before.view(seat)
+            if self.public_seed:
+                out[0]["deal"] = self.seed  # as a snapshot says it: such a page has none
+        return out
 
     def _undo_at(self, p: Past, seat: int | None) -> bool:
         if self.game.max_players == 1:

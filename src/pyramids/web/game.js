@@ -120,10 +120,13 @@ export class GameScreen {
     msg.seats = localSeats(msg.rawSeats);
     msg.view = localView(msg.view, msg.rawSeats);
     if (msg.deal !== undefined) this.deal = msg.deal;
-    if (old && old.version !== msg.version) {
-      sv.prev = old.view;
+    // the view before: the last one applied, or for the first event a page is sent when it
+    // opens, the one the server sends with it (`before`)
+    const before = old ? old.view : msg.before ? localView(msg.before, msg.rawSeats) : null;
+    if (before && old?.version !== msg.version) {
+      sv.prev = before;
       this.highlight.clear();
-      if (sv.seat === this.shown) this.tell(this.board.explain?.(msg.view, old.view) || []);
+      if (sv.seat === this.shown) this.tell(this.board.explain?.(msg.view, before) || []);
     }
     msg.lastMover = msg.event ? msg.event.seat : old?.lastMover ?? null;
     sv.msg = msg;
