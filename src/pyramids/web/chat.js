@@ -12,9 +12,13 @@ import { t } from "./i18n.js";
 const SHOWN = 30;
 
 export class ChatBox {
-  /** `send(text)` sends a line for the seat shown and says whether it went out. */
-  constructor({ send }) {
+  /**
+   * `send(text)` sends a line for the seat shown and says whether it went out; `nameOf(seat,
+   * name)` is how this reader sees a seat's name (names.js).
+   */
+  constructor({ send, nameOf = (seat, stored) => stored }) {
     this.send = send;
+    this.nameOf = nameOf;
     this.lines = new Map(); // seq -> line, from any of the page's connections
     this.heard = false; // whether the server sent this page any chat (so it may read it)
     this.section = el("section", { class: "chat", "aria-label": t("Chat"), hidden: true });
@@ -40,7 +44,7 @@ export class ChatBox {
     if (seated && !this.form) this.buildForm();
     if (this.form) this.form.hidden = !seated;
     const lines = [...this.lines.values()].sort((a, b) => a.seq - b.seq).slice(-SHOWN);
-    fill(this.list, lines.map((l) => el("li", {}, el("strong", {}, l.name), ": ", l.text)));
+    fill(this.list, lines.map((l) => el("li", {}, el("strong", {}, this.nameOf(l.seat, l.name)), ": ", l.text)));
     this.list.scrollTop = this.list.scrollHeight;
     this.empty.hidden = lines.length > 0;
     this.empty.textContent = seated ? t("Say hello to the table.") : t("No messages yet.");

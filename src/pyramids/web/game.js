@@ -13,7 +13,7 @@ import { rememberCommitment } from "./fair.js";
 import { ChatBox } from "./chat.js";
 import { Rematch } from "./rematch.js";
 import { SeatView } from "./seat-view.js";
-import { localSeats, localView } from "./names.js";
+import { localSeats, localView, seatName } from "./names.js";
 
 const NEWS_LIMIT = 40;
 /** How many past events a page asks for when it opens, to retell them in "What happened". */
@@ -42,7 +42,10 @@ export class GameScreen {
     this.deal = undefined;
     this.wasMyTurn = false;
     this.timers = new Set();
-    this.chat = new ChatBox({ send: (text) => !!this.seatView(this.current()?.seat)?.conn.chat(text) });
+    this.chat = new ChatBox({
+      send: (text) => !!this.seatView(this.current()?.seat)?.conn.chat(text),
+      nameOf: (seat, stored) => (summary.seats[seat] ? seatName({ ...summary.seats[seat], name: stored }, seat) : stored),
+    });
     this.rematches = new Rematch({ roomId, summary, tokens: info.tokens, tell: (lines) => this.tell(lines), redraw: () => this.drawSide() });
 
     this.turnLine = el("p", { class: "turn", id: "turn", "aria-live": "polite" });
