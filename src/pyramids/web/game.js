@@ -389,7 +389,7 @@ export class GameScreen {
         el("a", { class: "button", href: `#/replay/${this.roomId}` }, t("Replay this game")),
         multi && seated ? el("button", { id: "summary-rematch", onclick: () => this.rematches.ask(msg.seat) }, t("Rematch")) : null,
         !multi ? el("button", { onclick: () => { dialog.close(); this.newDeal(v); } }, t("New deal")) : el("a", { class: "button", href: "#/" }, t("Lobby")),
-        el("button", { class: "primary", id: "summary-close", onclick: () => dialog.close() }, t("Close"))));
+        el("button", { class: "primary", id: "summary-close", autofocus: true, onclick: () => dialog.close() }, t("Close"))));
     add(this.main, dialog);
     dialog.showModal();
   }
