@@ -115,8 +115,8 @@ export class GameScreen {
     this.seats.set(seat, sv);
   }
 
-  /** One message for seat view `sv`; `catchingUp` with `more` after it: draw later. */
-  apply(sv, msg, { catchingUp = false, more = false } = {}) {
+  /** One message for seat view `sv`; `catchingUp`: an event the page catches up on, not drawn. */
+  apply(sv, msg, { catchingUp = false } = {}) {
     const old = sv.msg;
     // the names as this reader sees them (names.js); events do not repeat the seats
     msg.rawSeats = msg.seats || old?.rawSeats || this.summary.seats;
@@ -135,7 +135,7 @@ export class GameScreen {
     sv.msg = msg;
     if (msg.reply_to !== undefined) this.lastError = null;
     this.chooseSeat();
-    if (catchingUp && more) return;
+    if (catchingUp) return;
     this.draw();
   }
 

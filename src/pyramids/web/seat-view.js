@@ -13,10 +13,10 @@ const PACE = 650;
 
 export class SeatView {
   /**
-   * `roomId`; `seat`: a seat number, or null for a spectator. `handlers`: `apply(view, msg, {catchingUp})`
-   * for each message in turn, and the connection's `onError`, `onStatus`, `onRematch`,
-   * `onChat`. `since`/`catchUpTo`: events after `since` are asked for when the page opens,
-   * and those up to `catchUpTo` are applied without waiting.
+   * `roomId`; `seat`: a seat number, or null for a spectator. `handlers`: `apply(view, msg,
+   * {catchingUp})` for each message in turn, and the connection's `onError`, `onStatus`,
+   * `onRematch`, `onChat`. `since`/`catchUpTo`: the events after `since` are asked for when
+   * the page opens, and those before `catchUpTo` (the version when it opened) are caught up.
    */
   constructor(roomId, seat, token, { handlers, mine, since = null, catchUpTo = -1, timers }) {
     this.seat = seat;
@@ -44,14 +44,18 @@ export class SeatView {
     });
   }
 
-  /** Apply what waits, pausing PACE after another player's move while more follow. */
+  /**
+   * Apply what waits, pausing PACE after another player's move while more follow. The events
+   * a page catches up on when it opens (before `catchUpTo`) are applied at once and not drawn:
+   * they arrive one message at a time, and only the last one is worth a drawing.
+   */
   pump() {
     while (!this.busy && this.queue.length) {
       const msg = this.queue.shift();
-      const catchingUp = msg.version <= this.catchUpTo;
-      this.apply(this, msg, { catchingUp, more: this.queue.length > 0 });
+      const catchingUp = msg.version < this.catchUpTo;
+      this.apply(this, msg, { catchingUp });
       const other = msg.type === "event" && msg.event && !this.mine.includes(msg.event.seat);
-      if (other && this.queue.length && !catchingUp) {
+      if (other && this.queue.length && msg.version >= this.catchUpTo) {
         this.busy = true;
         const id = setTimeout(() => { this.timers.delete(id); this.busy = false; this.pump(); }, PACE);
         this.timers.add(id);
