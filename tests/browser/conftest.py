@@ -176,3 +176,38 @@ def axe_problems(page: Any, root: str = "#board") -> list[str]:
         }}"""
     )
     return found
+
+
+def drive_room(
+    web: LiveServer, game: str, players: int, seed: int, stop: Any = lambda state: False
+) -> tuple[dict[str, Any], Any]:
+    """A practice room of ``players`` human seats, played over REST by the greedy agent
+    (a local copy of the deal chooses) until ``stop(state)`` or the end: (room, state)."""
+    from pyramids import new_game
+    from pyramids.ai.registry import make_agent
+    from pyramids.engine.rng import Rng
+    from tests.server.client import move
+
+    room = create(web.url, game=game, seed=seed, seats=[{"kind": "human"}] * players)
+    state = new_game(game, players=players, seed=seed)
+    agent = make_agent("greedy", game)
+    rng = Rng(seed)
+    version = 0
+    while not state.is_over and not stop(state):
+        choice = agent.choose(state, rng)
+        seat = state.current_player
+        r = move(
+            web.url, room["room"], room["seats"][seat]["token"], state.move_to_str(choice), version
+        )
+        assert r.status_code == 200, r.text
+        version = r.json()["version"]
+        state.play(choice)
+    return room, state
+
+
+def phone_context(browser: Any, **extra: Any) -> Any:
+    """A new page in a phone-sized, touch context (close its context when done)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, **extra)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, shot, small_targets
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, drive_room, shot, small_targets
 from tests.server.client import HTTP, create, move
 from tests.server.conftest import LiveServer
 
@@ -274,13 +274,18 @@ def test_a_hint_names_a_place_that_is_labelled_and_highlighted(page: Any, web: L
     )
     assert len(flagged) == 1, flagged
     hint = page.inner_text("#news li")
-    assert flagged[0] in hint
+    # the hint names the place by the word the board prints for it (a card's position, or
+    # the pile's name for the notation's "draw" and "joker")
+    shown = page.evaluate(
+        "async (p) => (await import('/static/boards/piramides.js')).moveLabel(p)", flagged[0]
+    )
+    assert shown in hint
     # the place is labelled where a player can read it, not only in the markup
     label = page.eval_on_selector(
         f"[data-place='{flagged[0]}']",
-        "n => n.textContent + ' ' + (n.getAttribute('aria-label') || '')",
+        "n => n.parentNode.textContent + ' ' + (n.getAttribute('aria-label') || '')",
     )
-    assert flagged[0] in label
+    assert shown in label
 
 
 def test_replay_checks_the_deal_against_the_commitment(page: Any, web: LiveServer) -> None:
@@ -343,3 +348,187 @@ def test_replay_shows_the_review_with_its_graph(page: Any, web: LiveServer) -> N
     last = page.inner_text("#replay-pos")
     points.first.click()  # the first decision is the position before the first move
     page.wait_for_function(f"() => document.querySelector('#replay-pos').innerText !== {last!r}")
+
+
+def test_a_spectator_reading_the_chat_gets_no_field_to_write_in(
+    browser: Any, web: LiveServer
+) -> None:
+    """Where the creator lets spectators read the chat, they read it, with nothing to type
+    in: the server would refuse every line they sent."""
+    room = create(web.url, game="pyramideto", seats=[{"kind": "human"}] * 2, spectator_chat=True)
+    rid = room["room"]
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(2)]
+    ana, watcher = (c.new_page() for c in contexts)
+    try:
+        ana.goto(f"{web.url}/#/room/{rid}?token={room['seats'][0]['token']}")
+        ana.fill("#chat-input", "hello watchers")
+        ana.keyboard.press("Enter")
+        watcher.goto(f"{web.url}/#/room/{rid}")
+        watcher.wait_for_selector("#chat-log li:has-text('hello watchers')")
+        assert watcher.locator("#chat-input:visible, #chat-send:visible").count() == 0
+        assert watcher.locator(".chat-send:visible").count() == 0
+    finally:
+        for c in contexts:
+            c.close()
+
+
+def test_what_happened_is_told_again_after_a_reload_and_a_language_switch(
+    page: Any, web: LiveServer
+) -> None:
+    room = create(
+        web.url,
+        game="pyramideto",
+        seed=7,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "agent": "greedy"}],
+    )
+    page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
+    page.wait_for_selector("#turn:text('Your move')")
+    if not page.locator("details.moves[open]").count():
+        page.click("details.moves summary")
+    page.click("button.move[data-move] >> nth=0")
+    page.wait_for_function("() => +document.querySelector('#conn').dataset.version >= 2")
+    page.wait_for_selector("#news li")
+    told = page.eval_on_selector_all("#news li", "ns => ns.map(n => n.innerText)")
+    assert any("You" in line for line in told) and any("greedy" in line for line in told), told
+    page.reload()
+    page.wait_for_selector("#conn")
+    page.wait_for_selector("#news li")
+    again = page.eval_on_selector_all("#news li", "ns => ns.map(n => n.innerText)")
+    assert again == told, "the same lines, rebuilt from the room's events"
+    page.select_option("#lang", "cs")
+    page.wait_for_function("() => document.documentElement.lang === 'cs'")
+    page.wait_for_selector("#news li")
+    czech = page.eval_on_selector_all("#news li", "ns => ns.map(n => n.innerText)")
+    assert len(czech) == len(told) and czech != told
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+
+def test_a_solitaire_has_no_invite_links_nor_places(page: Any, web: LiveServer) -> None:
+    page.goto(f"{web.url}/#/")
+    page.click("[data-game='piramides']")
+    page.click("#create")
+    page.wait_for_selector("#conn")
+    assert page.locator("details.invite").count() == 0
+    rid, token = finish_piramides(web, seed=21)
+    page.goto(f"{web.url}/#/room/{rid}?token={token}")
+    page.wait_for_selector("dialog#summary[open]")
+    heads = page.eval_on_selector_all("dialog#summary th", "ns => ns.map(n => n.innerText)")
+    assert "Place" not in heads and "Player" in heads
+    assert "#1" not in page.inner_text("dialog#summary")
+    page.click("#summary-close")
+    assert page.locator(".players .rank").count() == 0
+
+
+def test_pyramidetos_players_list_says_what_its_numbers_count(page: Any, web: LiveServer) -> None:
+    room = create(web.url, game="pyramideto", seats=[{"kind": "human"}] * 2)
+    page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
+    page.wait_for_selector("#conn")
+    scores = page.eval_on_selector_all(".players .score", "ns => ns.map(n => n.innerText)")
+    assert scores == ["0 goals displayed"] * 2
+
+
+def test_the_lobby_shows_a_picture_of_each_game(page: Any, web: LiveServer) -> None:
+    page.goto(f"{web.url}/#/")
+    page.wait_for_selector(".game-choice")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.game-choice img.game-picture')]"
+        ".filter(i => i.complete && i.naturalWidth > 0).length === 4"
+    )
+    assert page.locator(".game-choice").count() == 4
+    shot(page, "lobby-pictures")
+
+
+def test_rules_pages_count_seats_from_1_and_show_the_pirámides_layout(
+    browser: Any, web: LiveServer
+) -> None:
+    from pyramids import get_game
+
+    with_first = [
+        g
+        for g in ("pyramido", "pyramideto", "pyramido-treasure")
+        if any(o.name == "first_player" for o in get_game(g).options)
+    ]
+    assert with_first
+    page = phone_page(browser)
+    try:
+        for game in with_first:
+            page.goto(f"{web.url}/#/rules/{game}")
+            page.wait_for_selector("section.panel table")
+            rows = page.eval_on_selector_all(
+                "section.panel table tbody tr", "rs => rs.map(r => r.innerText)"
+            )
+            first = [r for r in rows if "first" in r.lower()]
+            assert first and "Seat 1" in first[0] and "\t0\t" not in first[0], rows
+        page.goto(f"{web.url}/#/rules/piramides")
+        page.wait_for_function(
+            "() => { const i = document.querySelector(\"article.rules img[src$='piramides/layout.svg']\");"
+            " return i && i.complete && i.naturalWidth > 0; }"
+        )
+        width = page.eval_on_selector(
+            "article.rules img[src$='piramides/layout.svg']", "i => i.getBoundingClientRect().right"
+        )
+        assert width <= PHONE["width"]
+        assert not small_targets(page, "summary", drawn=False)
+        shot(page, "rules-piramides-phone")
+    finally:
+        page.context.close()
+
+
+def test_summary_toggles_are_big_enough_to_tap_on_a_phone(browser: Any, web: LiveServer) -> None:
+    room = create(web.url, game="pyramideto", seats=[{"kind": "human"}] * 2)
+    page = phone_page(browser)
+    try:
+        page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
+        page.wait_for_selector("#conn")
+        assert page.locator("summary:visible").count() >= 2  # fair deal, legal moves, links
+        assert not small_targets(page, "summary", drawn=False)
+    finally:
+        page.context.close()
+
+
+def test_end_of_game_tables_on_a_phone_say_they_scroll(browser: Any, web: LiveServer) -> None:
+    """Pyramido's floors and the treasure hunt's cards at the end of a 3-player game: the
+    dialog fits the phone; a table wider than it says so, and keeps its first column."""
+    for game, seed in (("pyramido", 2), ("pyramido-treasure", 2)):
+        room, _ = drive_room(web, game, 3, seed)
+        page = phone_page(browser)
+        try:
+            page.goto(f"{web.url}{room['seats'][0]['link']}")
+            page.wait_for_selector("dialog#summary[open]")
+            page.wait_for_timeout(200)
+            found = page.evaluate(
+                """() => {
+                    const d = document.querySelector('dialog#summary');
+                    return {height: d.getBoundingClientRect().height, inner: innerHeight,
+                        tables: [...d.querySelectorAll('.scroll-wrap')].map(w => {
+                            const box = w.querySelector('.table-scroll');
+                            const hint = w.querySelector('.scroll-hint');
+                            return {wide: box.scrollWidth > box.clientWidth + 1,
+                                    hint: hint.getBoundingClientRect().height > 0,
+                                    marked: w.classList.contains('scrolls')};
+                        })};
+                }"""
+            )
+            assert found["height"] <= found["inner"]
+            for table in found["tables"]:
+                assert table["wide"] == table["marked"] == table["hint"], (game, found)
+            if game == "pyramido":
+                assert any(t["wide"] for t in found["tables"]), found
+                box = page.locator("dialog#summary .scrolls .table-scroll")
+                box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+                page.wait_for_function(
+                    "() => document.querySelector('dialog#summary .scrolls.at-end') !== null"
+                )
+                assert page.locator("dialog#summary .scrolls .scroll-hint:visible").count() == 0
+                first = page.eval_on_selector(
+                    "dialog#summary .scrolls tbody tr td",
+                    "td => td.getBoundingClientRect().left - td.closest('.table-scroll').getBoundingClientRect().left",
+                )
+                assert abs(first) < 2, "the player's column stays in sight"
+            else:
+                # the cards are grouped by treasure: the dialog stays within the phone's height
+                assert found["height"] < 0.9 * found["inner"], found
+            shot(page, f"end-{game}-phone")
+        finally:
+            page.context.close()

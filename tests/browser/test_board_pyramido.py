@@ -12,11 +12,13 @@ from tests.browser.conftest import (
     NO_CHROMIUM,
     axe_problems,
     open_room,
+    open_seat,
     shot,
     small_targets,
     version,
     wait_version_above,
 )
+from tests.server.client import create
 from tests.server.conftest import LiveServer
 
 if not CHROMIUM.exists():
@@ -113,7 +115,9 @@ def test_cells_are_named_and_a_domino_is_placed_by_keyboard(page: Any, web: Live
         page.focus(f".cell[data-place='{first}']")
         page.keyboard.press(key)
         f = focused(page)
-        if "legal" in f["cls"] and f["act"] != first:
+        # a cell: on a wide screen the quarry stands right of the pyramid, and an arrow
+        # from the pyramid's right edge reaches it
+        if "legal" in f["cls"] and "cell" in f["cls"] and f["act"] != first:
             break
     else:
         raise AssertionError("no cell for block B next to block A")
@@ -365,3 +369,158 @@ def test_upper_floors_and_the_card_step(page: Any, web: LiveServer) -> None:
     page.evaluate(RENDER, card)
     page.click("#pyr-test [data-move='pass']")
     assert page.evaluate("window.__played") == ["pass"]
+
+
+def test_the_steps_of_ones_own_turn_can_be_taken_back(page: Any, web: LiveServer) -> None:
+    """A misplaced domino or gem is taken back (Undo, or U) until the turn ends; not once
+    it has ended, and never by the seat not to move."""
+    from tests.server.client import HTTP
+
+    room = open_room(page, web, "pyramido", BOARD, seed=8)
+    rid = room["room"]
+    assert page.locator("#undo").count() == 0, "nothing to take back before a step"
+    start = version(page)
+    page.click(".slot.legal[data-place='q1']")
+    page.click(".cell.legal >> nth=0")
+    page.click(".cell.legal:not(.chosen) >> nth=0")
+    v = wait_version_above(page, start)
+    placed = page.locator(".mine .piece").count()
+    assert placed == 1
+    page.wait_for_selector("#undo:not([disabled])")
+    page.click("#undo")
+    v = wait_version_above(page, v)
+    assert page.locator(".mine .piece").count() == 0, "the domino is back in the quarry"
+    assert page.locator("#undo").count() == 0
+    assert page.locator(".slot.legal[data-place='q1']").count() == 1
+    # again, then the keyboard's U takes it back as well
+    page.click(".slot.legal[data-place='q1']")
+    page.click(".cell.legal >> nth=0")
+    page.click(".cell.legal:not(.chosen) >> nth=0")
+    v = wait_version_above(page, v)
+    page.locator("#board").press("u")
+    v = wait_version_above(page, v)
+    assert page.locator(".mine .piece").count() == 0
+    finish_turn(page)
+    page.wait_for_selector("#turn:text('Your move')")  # the bot has played its turn too
+    assert page.locator("#undo").count() == 0, "a finished turn is not taken back"
+    token = room["seats"][0]["token"]
+    now = HTTP.get(f"{web.url}/api/rooms/{rid}/state", params={"token": token}).json()
+    late = HTTP.post(
+        f"{web.url}/api/rooms/{rid}/undo", json={"token": token, "version": now["version"]}
+    )
+    assert late.status_code == 409 and late.json()["error"]["code"] == "undo-not-allowed"
+    assert now["can_undo"] is False
+    # between two people: the seat not to move may not take back the other's step
+    duel = create(web.url, game="pyramido", seed=8, seats=[{"kind": "human"}] * 2)
+    base = f"{web.url}/api/rooms/{duel['room']}"
+    ana, ben = (s["token"] for s in duel["seats"])
+    snap = HTTP.get(f"{base}/state", params={"token": ana}).json()
+    place = next(m for m in snap["legal"] if m.startswith("q"))
+    assert HTTP.post(f"{base}/moves", json={"token": ana, "move": place, "version": 0}).is_success
+    assert HTTP.get(f"{base}/state", params={"token": ben}).json()["can_undo"] is False
+    refused = HTTP.post(f"{base}/undo", json={"token": ben, "version": 1})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "undo-not-allowed"
+    assert HTTP.post(f"{base}/undo", json={"token": ana, "version": 1}).is_success
+    record = HTTP.get(f"{base}/state", params={"token": ana}).json()
+    assert record["version"] == 2 and record["view"]["step"] == "place"
+
+
+def _fits(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+            const r = (s) => document.querySelector(s).getBoundingClientRect();
+            const bar = r('.turn-bar'), market = r('.pyramido-board svg.market'),
+                  mine = r('.pyramido-board .mine svg.pyramid-top');
+            return {bar: bar.bottom, market: [market.top, market.bottom],
+                    mine: [mine.top, mine.bottom], height: innerHeight};
+        }"""
+    )
+    return found
+
+
+def test_the_quarry_and_the_pyramid_are_in_sight_together(browser: Any, web: LiveServer) -> None:
+    """On a 1366 x 768 screen the quarry and the pyramid both show, the stacks' tops below
+    the sticky turn bar, with no scrolling; on a phone the quarry sticks under the turn bar
+    while the pyramid scrolls, so that each step's targets are in sight with the quarry."""
+    room = create(
+        web.url,
+        game="pyramido",
+        seed=3,
+        seats=[{"kind": "human"}, {"kind": "bot", "agent": "greedy"}],
+    )
+    desk = browser.new_context(viewport={"width": 1366, "height": 768})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = desk.new_page()
+        page.set_default_timeout(15_000)
+        open_seat(page, web, room, BOARD)
+        page.wait_for_timeout(200)
+        f = _fits(page)
+        assert f["market"][0] >= f["bar"] and f["market"][1] <= f["height"], f
+        assert f["mine"][0] >= f["bar"] and f["mine"][1] <= f["height"], f
+        shot(page, "pyramido-desktop-1366")
+        page = phone.new_page()
+        page.set_default_timeout(15_000)
+        open_seat(page, web, room, BOARD)
+        page.evaluate("document.querySelector('.mine svg').scrollIntoView({block: 'end'})")
+        page.wait_for_timeout(200)
+        f = _fits(page)
+        assert f["mine"][1] <= f["height"] + 1, f
+        assert f["market"][0] >= f["bar"] - 1 and f["market"][1] <= f["mine"][1], f
+        slots = page.eval_on_selector_all(
+            ".slot[data-place]",
+            "ss => ss.map(s => { const r = s.getBoundingClientRect(); return [r.top, r.bottom]; })",
+        )
+        assert all(top >= f["bar"] - 1 and bottom <= f["height"] for top, bottom in slots)
+        page.click(".slot.legal[data-place='q1']")  # the quarry is tapped from down here
+        page.wait_for_selector(".cell.legal")
+        shot(page, "pyramido-phone-sticky-quarry")
+    finally:
+        desk.close()
+        phone.close()
+
+
+def test_upper_floors_veil_floor_one_and_name_their_columns_close_by(
+    browser: Any, web: LiveServer
+) -> None:
+    """On floor 2 and up, the empty cells' dashed grid and names lie on a veil over the
+    floor below, not over its jewels; the column letters stand just above what is drawn."""
+    from tests.browser.conftest import drive_room
+
+    room, _ = drive_room(
+        web,
+        "pyramido",
+        2,
+        3,
+        lambda s: (
+            s.view(0)["floor"] >= 2 and s.current_player == 0 and s.view(0)["step"] == "place"
+        ),
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_seat(page, web, room, BOARD)
+        found = page.evaluate(
+            """() => {
+                const svg = document.querySelector('.mine svg.pyramid-top');
+                const cells = [...svg.querySelectorAll('.cell.empty .face')];
+                const veiled = cells.every((f) => {
+                    const s = getComputedStyle(f);
+                    return s.fill !== 'none' && +s.fillOpacity >= 0.6;
+                });
+                const grid = cells.map((f) => f.getBoundingClientRect());
+                const top = Math.min(...grid.map((r) => r.top));
+                const blocks = [...svg.querySelectorAll('.floor.f1 .block')].map((b) => b.getBoundingClientRect());
+                const drawnTop = Math.min(top, ...blocks.map((r) => r.top));
+                const letters = [...svg.querySelectorAll('text.coord')]
+                    .filter((t) => /^[a-z]$/.test(t.textContent)).map((t) => t.getBoundingClientRect().bottom);
+                return {count: cells.length, veiled, gap: Math.min(...letters.map((b) => drawnTop - b))};
+            }"""
+        )
+        assert found["count"] > 0 and found["veiled"], found
+        assert 0 <= found["gap"] < 12, found
+        assert not small_targets(page, ".floor-tabs button")
+        shot(page, "pyramido-upper-floor-phone")
+    finally:
+        context.close()

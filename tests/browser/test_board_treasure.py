@@ -203,3 +203,47 @@ def test_turned_box_events_and_news(page: Any, web: LiveServer) -> None:
             played = page.evaluate("window.__played")
             assert played and played[0] in data["legal"]
     json.dumps(found["search"]["view"])  # views stay plain JSON
+
+
+def test_the_turned_box_fits_a_768_screen_under_the_turn_bar(browser: Any, web: LiveServer) -> None:
+    """Turned a quarter, the box has 8 rows: at 1366 x 768 all of them show, none under the
+    sticky turn bar, without scrolling (the box unturned likewise)."""
+    from tests.browser.conftest import drive_room, open_seat
+
+    room, state = drive_room(
+        web,
+        "pyramido-treasure",
+        2,
+        1,
+        lambda s: (
+            s.view(0)["rotation"] % 2 == 1
+            and s.view(0)["phase"] == "search"
+            and s.current_player == 0
+        ),
+    )
+    assert state.view(0)["rotation"] % 2 == 1
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_seat(page, web, room, "svg.treasure")
+        # the box turning as the last event is retold: measured once it stands still
+        page.wait_for_function(
+            "() => document.getAnimations().filter(a => a.effect?.getTiming().iterations"
+            " !== Infinity).every(a => a.playState !== 'running')"
+        )
+        found = page.evaluate(
+            """() => {
+                const bar = document.querySelector('.turn-bar').getBoundingClientRect();
+                const box = document.querySelector('svg.treasure').getBoundingClientRect();
+                const rows = [...document.querySelectorAll('svg.treasure text.coord')]
+                    .filter((t) => /^\\d$/.test(t.textContent)).map((t) => t.textContent);
+                return {bar: bar.bottom, top: box.top, bottom: box.bottom, height: innerHeight,
+                        tall: document.querySelector('svg.treasure').classList.contains('tall'), rows};
+            }"""
+        )
+        assert found["tall"] and len(found["rows"]) == 8, found
+        assert found["top"] >= found["bar"] and found["bottom"] <= found["height"], found
+        shot(page, "treasure-turned-1366")
+    finally:
+        context.close()

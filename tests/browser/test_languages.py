@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pyramids.i18n import LANGUAGES
-from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, shot
+from tests.browser.conftest import CHROMIUM, NO_CHROMIUM, PHONE, drive_room, shot
 from tests.server.client import create
 from tests.server.conftest import LiveServer
 
@@ -184,3 +184,124 @@ def test_labels_fit_their_slots_in_every_language(browser: Any, web: LiveServer)
             shot(page, f"lang-{lang}-pyramido-market")
         finally:
             context.close()
+
+
+def messages_of(web: LiveServer, lang: str) -> dict[str, Any]:
+    from tests.server.client import HTTP
+
+    found: dict[str, Any] = HTTP.get(f"{web.url}/api/i18n/{lang}").json()["messages"]
+    return found
+
+
+def test_the_treasure_hunts_table_news_is_in_the_readers_language(
+    browser: Any, web: LiveServer
+) -> None:
+    """The view gives each news line as a code and parameters; the page words it (Finnish
+    "Pelaaja 1 nostaa pinosta 1 aarrekortin: …", not "Pelaaja 1 draws … from deck 1")."""
+    room, _ = drive_room(web, "pyramido-treasure", 2, 4, lambda s: len(s.view(0)["news"]) >= 3)
+    page = open_in(browser, "fi")
+    try:
+        token = room["seats"][0]["token"]
+        page.goto(f"{web.url}/#/room/{room['room']}?token={token}")
+        page.wait_for_selector(".table-news li")
+        lines = page.eval_on_selector_all(".table-news li", "ns => ns.map(n => n.innerText)")
+        assert lines and all(line.strip() for line in lines)
+        english = re.compile(r"\b(draws|takes|from deck|finds|reveals|gives|keeps|the box)\b")
+        assert not [line for line in lines if english.search(line)], lines
+        assert any("nostaa" in line or "ottaa" in line for line in lines), lines
+    finally:
+        page.context.close()
+
+
+def test_spanish_hints_and_moves_name_the_piles_as_they_are_labelled(
+    browser: Any, web: LiveServer
+) -> None:
+    """Pirámides' notation says "draw" and "joker"; a Spanish page labels those piles
+    "mazo" and "jóker", and says so in its hints and its list of legal moves; the round
+    table's "Cleared" is "Despejada" (a pyramid cleared, not "eliminated")."""
+    es = messages_of(web, "es")
+    stock, joker = es["pile\u0004stock"], es["pile\u0004joker"]
+    room = create(web.url, game="piramides", seats=[{"kind": "human"}], seed=4242)
+    page = open_in(browser, "es")
+    try:
+        page.goto(f"{web.url}/#/room/{room['room']}?token={room['seats'][0]['token']}")
+        page.wait_for_selector("#conn")
+        draw = page.locator("button.move[data-move='draw']")
+        assert draw.text_content() == stock
+        assert page.locator("button.move[data-move='joker']").text_content() == joker
+        words = page.eval_on_selector_all("button.move", "ns => ns.map(n => n.textContent)")
+        assert "draw" not in words and "joker" not in words
+        page.click("#hint")
+        page.wait_for_selector("#news li", timeout=30_000)
+        hint = page.inner_text("#news li")
+        assert stock in hint and "draw" not in hint, hint  # this deal's hint is to draw
+        table = page.evaluate(
+            """async () => {
+                const { summary } = await import('/static/boards/piramides.js');
+                const v = {layout: 'pyramid', variant: {jokers_per_round: 1},
+                           round_scores: [{round: 1, cards: 10, stock_cards: 1, jokers: 0,
+                                           cleared: true, total: 55}]};
+                return summary(v).innerText;
+            }"""
+        )
+        assert "Despejada" in table and "Eliminada" not in table
+    finally:
+        page.context.close()
+
+
+def test_goal_card_pictures_carry_no_english_words(browser: Any, web: LiveServer) -> None:
+    """The Czech rules page names each goal card in Czech beside its picture; the picture
+    itself says nothing in English ("Traffic light" under "Semafor")."""
+    from tests.server.client import HTTP
+
+    page = open_in(browser, "cs")
+    try:
+        page.goto(f"{web.url}/#/rules/pyramideto")
+        page.wait_for_selector("article.rules h1")
+        sources = page.eval_on_selector_all(
+            "article.rules img[src*='/pyramideto/']", "ns => ns.map(n => n.getAttribute('src'))"
+        )
+        assert len(sources) == 30
+        assert "Semafor" in page.inner_text("article.rules")
+        for src in sources:
+            picture = HTTP.get(f"{web.url}{src}").text
+            words = re.findall(r"<text[^>]*>([^<]*)</text>", picture)
+            assert words, src  # the pieces' codes are drawn
+            assert all(re.fullmatch(r"[SML][rygbk]", w) for w in words), (src, words)
+    finally:
+        page.context.close()
+
+
+def test_seats_nobody_named_are_named_in_each_readers_language(
+    browser: Any, web: LiveServer
+) -> None:
+    """A Czech creator leaves the names empty: a Spanish reader sees "Jugador 1" and the
+    bot's Spanish name, the Czech one "Hráč 1" and its Czech name, nobody the other's."""
+    from tests.server.client import HTTP
+
+    cs, es = messages_of(web, "cs"), messages_of(web, "es")
+    creator = open_in(browser, "cs")
+    reader = open_in(browser, "es")
+    try:
+        creator.goto(f"{web.url}/#/")
+        creator.click("[data-game='pyramideto']")
+        creator.select_option("select[data-seat='1']", "bot:greedy")
+        creator.click("#create")
+        creator.wait_for_function("() => location.hash.startsWith('#/room/')")
+        creator.wait_for_selector("#conn")
+        rid = creator.evaluate("() => location.hash.split('/')[2].split('?')[0]")
+        stored = [s["name"] for s in HTTP.get(f"{web.url}/api/rooms/{rid}").json()["seats"]]
+        assert stored == ["Player 1", "Bot 2 (greedy)"], "the server's default names"
+        bot = {
+            lang: m["Bot: greedy"].split(":", 1)[1].strip() for lang, m in (("cs", cs), ("es", es))
+        }
+        mine = creator.inner_text(".players")
+        assert cs["Player {n}"].replace("{n}", "1") in mine and bot["cs"] in mine, mine
+        reader.goto(f"{web.url}/#/room/{rid}")
+        reader.wait_for_selector("#conn")
+        theirs = reader.inner_text(".players")
+        assert es["Player {n}"].replace("{n}", "1") in theirs and bot["es"] in theirs, theirs
+        assert cs["Player {n}"].replace("{n}", "1") not in theirs and bot["cs"] not in theirs
+    finally:
+        creator.context.close()
+        reader.context.close()

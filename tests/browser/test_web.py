@@ -53,6 +53,9 @@ def test_piramides_play_by_click_and_keyboard_reload_undo_and_finish(
     page.reload()
     page.wait_for_selector("svg.piramides")
     assert version(page) == v + 1
+    # reopened from the room's recent events (to retell them), it still names the deal
+    assert page.inner_text("#deal-no") == "Deal #4242"
+    assert page.locator("#news li").count() > 0
     # play to the end by clicking: a playable card, else the stock, else the joker
     for _ in range(200):
         if page.locator("dialog#summary[open]").count():

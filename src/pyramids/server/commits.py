@@ -68,7 +68,8 @@ class Commits:
         origin: Connection | None = None,
         reply_to: Any = None,
     ) -> int:
-        """Take back the last move of a single-player game (an ``undo`` event in the log)."""
+        """Take back the last move (an ``undo`` event in the log): any move of a single-player
+        game, or a step of the turn the seat is playing (:func:`.room.step_taker`)."""
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot undo")
         check = partial(room.checked_undo, seat)

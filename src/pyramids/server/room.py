@@ -68,6 +68,35 @@ def rebuild(
     return state
 
 
+#: games whose turn is made of several steps that show nothing new (a Pyramido turn: place
+#: a domino, put a gem, lay a card; the refill that shows a stack's next domino ends it):
+#: the player may take back the steps of the turn being played until it ends
+STEP_UNDO_GAMES = frozenset({"pyramido"})
+
+
+def step_taker(game_id: str, state: State[Any]) -> int | None:
+    """The seat that may take back a step now: the one whose turn has had a step, or None.
+
+    Why only within the turn: once it ends, the next player has seen it, and the refill
+    that ends a Pyramido turn shows the next domino of a stack (taking it back would let a
+    player look under the stacks). Records keep only the steps that stand
+    (docs/records.md), and such takebacks are not counted as ``undos``.
+    """
+    if game_id not in STEP_UNDO_GAMES or state.is_over:
+        return None
+    turn = state.view(None).get("turn") or {}
+    if turn.get("placed") is None and not turn.get("fill_cards_laid"):
+        return None
+    player = turn.get("player")
+    return player if isinstance(player, int) else None
+
+
+def counts_undo(players: int) -> int:
+    """How much an undo adds to a room's ``undos``: 1 in a solitaire, where it may follow
+    a card seen; 0 for a step of a turn taken back in a game of several players."""
+    return 1 if players == 1 else 0
+
+
 class Connection:
     """One client connected to a room as a seat (or as a spectator when ``seat`` is None)."""
 
@@ -102,13 +131,15 @@ class Connection:
 
 @dataclass(frozen=True)
 class Past:
-    """One accepted event kept in memory for resyncs."""
+    """One accepted event kept in memory for resyncs: the state after it, and before it
+    (so that a page that opens may retell the first event it is sent, see :meth:`Room.missed`)."""
 
     version: int
     kind: str
     mover: int | None
     move_text: str | None
     state: State[Any]
+    before: State[Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -171,21 +202,45 @@ class Room:
         self.commitment = fair.published(row.seed, row.secret)
 
     def _read_log(self, row: RoomRow) -> None:
-        """Take the moves, version and state from a stored room (its event log replayed)."""
+        """Take the moves, version and state from a stored room (its event log replayed).
+
+        The last :data:`HISTORY` events are kept with their states, as a live room keeps
+        them: a page opened after the room was loaded again (a reload, a restart) is sent
+        them to retell "What happened".
+        """
+        names = [s.name for s in row.seats]
+
+        def at(moves: Sequence[str]) -> State[Any]:
+            return rebuild(row.game, row.players, row.seed, names, row.variant, moves, row.secret)
+
         moves: list[str] = []
         undos = 0
-        for ev in row.events:
+        tail = max(0, len(row.events) - HISTORY)
+        state: State[Any] | None = None
+        self.history.clear()
+        for i, ev in enumerate(row.events):
+            if i == tail:
+                state = at(moves)  # the state before the events kept
             if ev.kind == "move":
                 moves.append(ev.data)
             elif ev.kind == "undo" and moves:
                 moves.pop()
-                undos += 1
-        names = [s.name for s in row.seats]
-        self.state = rebuild(row.game, row.players, row.seed, names, row.variant, moves, row.secret)
+                undos += counts_undo(row.players)
+            else:
+                continue
+            if state is not None:
+                before = state
+                if ev.kind == "move":
+                    state = before.copy()
+                    state.play(state.parse_move(ev.data))
+                else:
+                    state = at(moves)
+                text = ev.data if ev.kind == "move" else None
+                self.history.append(Past(ev.version, ev.kind, ev.seat, text, state, before))
+        self.state = state if state is not None else at(moves)
         self.moves = moves
         self.undos = undos
         self.version = row.version
-        self.history.clear()
         self._replay = None
 
     def reload(self, row: RoomRow) -> None:
@@ -232,10 +287,11 @@ class Room:
             return None
         return p
 
-    @property
-    def can_undo(self) -> bool:
-        """Undo is offered in single-player games only, once a move has been played."""
-        return self.game.max_players == 1 and bool(self.moves)
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back the last move now (see :func:`step_taker`)."""
+        if self.game.max_players == 1:
+            return bool(self.moves)
+        return seat is not None and seat == step_taker(self.game.id, self.state)
 
     def deal(self, moves: Sequence[str] = ()) -> State[Any]:
         """This room's game rebuilt from its deal, after ``moves`` (notation)."""
@@ -285,9 +341,15 @@ class Room:
         return Change("move", seat, after, [*self.moves, canonical], move, canonical)
 
     def checked_undo(self, seat: int) -> Change:
-        """``seat`` taking back the last move, checked (single-player games only)."""
-        if self.game.max_players != 1:
+        """``seat`` taking back the last move, checked: any move of a single-player game, or
+        a step of the turn ``seat`` is playing (:func:`step_taker`)."""
+        if self.game.max_players != 1 and self.game.id not in STEP_UNDO_GAMES:
             raise ProtocolError("undo-not-allowed", "undo is only offered in single-player games")
+        if self.game.max_players != 1 and not self.can_undo(seat):
+            raise ProtocolError(
+                "undo-not-allowed",
+                "only the steps of your own turn can be taken back, until it ends",
+            )
         if not self.moves:
             raise ProtocolError("nothing-to-undo", "no move has been played yet")
         moves = self.moves[:-1]
@@ -316,12 +378,16 @@ class Room:
         reply_to: Any = None,
     ) -> None:
         """Apply a committed ``change`` as ``version``: keep it for resyncs, tell every client."""
+        before = self.state
         self.state = change.after
         self.moves = change.moves
         if change.kind == "undo":
-            self.undos += 1
+            self.undos += counts_undo(self.players)
+            self.agents.clear()  # the bots observed the move taken back
         self.version = version
-        self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
+        self.history.append(
+            Past(version, change.kind, change.seat, change.text, change.after, before)
+        )
         self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
         if change.move is not None and change.seat is not None:
             for agent in self.agents.values():
@@ -337,7 +403,7 @@ class Room:
             self.state,
             seat,
             self.public_seats(),
-            self.can_undo,
+            self.can_undo(seat),
             commitment=self.commitment,
             practice=self.practice,
         )
@@ -354,7 +420,7 @@ class Room:
         wanted = [p for p in self.history if p.version > since]
         if not wanted or wanted[0].version != since + 1:
             return None
-        return [
+        out = [
             event_message(
                 self.id,
                 p.version,
@@ -363,13 +429,22 @@ class Room:
                 p.move_text,
                 seat_payload(p.state, seat),
                 seat,
-                self._undo_at(p),
+                self._undo_at(p, seat),
             )
             for p in wanted
         ]
+        if wanted[0].before is not None:
+            # the seat's view before the first event: a page that opens asks for the recent
+            # events to retell them, and the first one is told from the view before it
+            out[0]["before"] = wanted[0].before.view(seat)
+            if self.public_seed:
+                out[0]["deal"] = self.seed  # as a snapshot says it: such a page has none
+        return out
 
-    def _undo_at(self, p: Past) -> bool:
-        return self.game.max_players == 1 and p.state.ply > 0
+    def _undo_at(self, p: Past, seat: int | None) -> bool:
+        if self.game.max_players == 1:
+            return p.state.ply > 0
+        return seat is not None and seat == step_taker(self.game.id, p.state)
 
     def summary(self) -> dict[str, Any]:
         """Public facts for the lobby's game list."""
@@ -433,7 +508,7 @@ class Room:
                 move_text,
                 payloads[conn.seat],
                 conn.seat,
-                self.can_undo,
+                self.can_undo(conn.seat),
                 reply_to if conn is origin else None,
             )
             conn.send(msg)

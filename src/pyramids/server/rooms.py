@@ -231,7 +231,7 @@ class RoomManager:
         origin: Connection | None = None,
         reply_to: Any = None,
     ) -> int:
-        """Take back the last move of a single-player game (:meth:`.commits.Commits.undo`)."""
+        """Take back the last move or step (:meth:`.commits.Commits.undo`)."""
         return await self.commits.undo(room, seat, version, origin, reply_to)
 
     async def chat(self, room: Room, conn: Connection, text: str) -> None:

@@ -1,19 +1,23 @@
-// The game screen: one object owns everything shown about a room (the connections of the
-// seats on this screen, the views they got, the news log, the selection on the board) and
-// draws the board and the side panel from it.
+// The game screen: one object owns everything shown about a room (a SeatView per seat on this
+// screen, with its connection, views and choices in progress; the news log; the chat and
+// rematch boxes) and draws the board and the side panel from it.
 
-import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
-import { api, SeatConnection } from "./net.js";
+import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom, markScroll } from "./util.js";
+import { api } from "./net.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
 import { icon } from "./icons.js";
 import { openCreated } from "./lobby.js";
 import { rememberCommitment } from "./fair.js";
+import { ChatBox } from "./chat.js";
+import { Rematch } from "./rematch.js";
+import { SeatView } from "./seat-view.js";
+import { localSeats, localView, seatName } from "./names.js";
 
-/** How long another player's move stays on screen before the next one is shown (ms). */
-const PACE = 650;
 const NEWS_LIMIT = 40;
+/** How many past events a page asks for when it opens, to retell them in "What happened". */
+const NEWS_EVENTS = 24;
 const SOUND_KEY = "pyramids.sound";
 
 export class GameScreen {
@@ -24,15 +28,11 @@ export class GameScreen {
     this.gameInfo = gameInfo;
     this.board = board;
     this.info = info;
+    this.solitaire = summary.seats.length === 1;
     this.localSeats = Object.keys(info.tokens || {}).map(Number).sort((a, b) => a - b);
     this.humanLocal = this.localSeats.filter((s) => summary.seats[s]?.kind === "human");
-    this.msgs = {};
-    this.prevViews = {};
-    this.queues = {};
-    this.busy = {};
-    this.ui = {};
+    this.seats = new Map(); // seat number (null: the spectator) -> SeatView
     this.news = [];
-    this.chat = new Map(); // seq -> line, from any of this screen's connections
     this.highlight = new Set();
     this.shown = this.localSeats.length ? this.localSeats[0] : null;
     this.pending = null;
@@ -41,28 +41,37 @@ export class GameScreen {
     this.online = "connecting";
     this.deal = undefined;
     this.wasMyTurn = false;
-    this.conns = [];
     this.timers = new Set();
+    this.chat = new ChatBox({
+      send: (text) => !!this.seatView(this.current()?.seat)?.conn.chat(text),
+      nameOf: (seat, stored) => (summary.seats[seat] ? seatName({ ...summary.seats[seat], name: stored }, seat) : stored),
+    });
+    this.rematches = new Rematch({ roomId, summary, tokens: info.tokens, tell: (lines) => this.tell(lines), redraw: () => this.drawSide() });
 
     this.turnLine = el("p", { class: "turn", id: "turn", "aria-live": "polite" });
     this.statusLine = el("p", { class: "status", id: "status" });
     this.boardRoot = el("div", { class: "board", id: "board" });
     this.sideMain = el("div", { class: "side-main" });
-    this.chatSection = el("section", { class: "chat", "aria-label": t("Chat"), hidden: true });
-    this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chatSection);
+    this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chat.section);
     this.newsBox = el("ol", { class: "news-log", id: "news", "aria-live": "polite", "aria-label": t("What happened") });
     this.cover = el("div", { class: "cover", hidden: true });
     add(main, el("section", { class: `game game-${summary.game}` },
       el("div", { class: "turn-bar" }, this.turnLine, this.statusLine),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
       this.side));
+    // the turn bar's height, for what sticks under it (a board's quarry on a phone)
+    const bar = this.turnLine.parentNode;
+    if (typeof ResizeObserver === "function") {
+      this.barSize = new ResizeObserver(() => bar.parentNode.style.setProperty("--bar-h", `${bar.offsetHeight}px`));
+      this.barSize.observe(bar);
+    }
     this.keys = new BoardKeys(this.boardRoot, {
       onEscape: () => { if (this.board.cancel?.(this.ctx())) this.draw(); },
     });
     this.boardRoot.addEventListener("click", () => this.clickedOutOfTurn());
     this.keydown = (e) => {
       if (e.target.matches("input, select, textarea")) return;
-      if (e.key === "u" && this.gameInfo?.undo) this.undo();
+      if (e.key === "u") this.undo();
     };
     document.addEventListener("keydown", this.keydown);
     if (this.localSeats.length) for (const s of this.localSeats) this.open(s, info.tokens[s]);
@@ -70,102 +79,70 @@ export class GameScreen {
   }
 
   close() {
-    for (const c of this.conns) c.close();
+    for (const sv of this.seats.values()) sv.close();
     for (const id of this.timers) clearTimeout(id);
+    this.barSize?.disconnect();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
 
-  key(seat) { return seat === null ? "spectator" : seat; }
-  current() { return this.msgs[this.key(this.shown)]; }
-  conn(seat) { return this.conns.find((c) => c.seatNo === seat); }
+  seatView(seat) { return this.seats.get(seat ?? null); }
+  current() { return this.seatView(this.shown)?.msg || null; }
 
-  // -- connections and the pace of other players' moves -------------------------------
+  // -- connections ---------------------------------------------------------------------
 
-  open(seatNo, token) {
-    const key = this.key(seatNo);
-    this.queues[key] = [];
-    const c = new SeatConnection(this.roomId, token, {
-      onState: (msg) => {
-        if (msg.seat === undefined) msg.seat = seatNo; // events do not repeat the seat
-        this.queues[key].push(msg);
-        this.pump(key);
+  /**
+   * Connect `seat` (null: a spectator). Why ask for the recent events rather than a snapshot:
+   * "What happened" is told from the views before and after each event, so a page that opens
+   * (a reload, a language switch) retells the last events in its own language.
+   */
+  open(seat, token) {
+    const version = this.summary.version ?? 0;
+    const since = version > 0 ? Math.max(0, version - NEWS_EVENTS) : null;
+    const sv = new SeatView(this.roomId, seat, token, {
+      since,
+      catchUpTo: version,
+      mine: this.localSeats,
+      timers: this.timers,
+      handlers: {
+        apply: (view, msg, how) => this.apply(view, msg, how),
+        onError: (err) => this.showError(err),
+        onStatus: (s) => { this.online = s; if (this.current()) this.drawSide(); },
+        onRematch: (room) => this.rematches.offer(room, this.side),
+        onChat: (lines, whole) => { this.chat.got(lines, whole); this.drawChat(); },
       },
-      onError: (err) => this.showError(err),
-      onStatus: (s) => { this.online = s; if (this.current()) this.drawSide(); },
-      onRematch: (room) => this.offerRematch(room),
-      onChat: (lines, whole) => this.gotChat(lines, whole),
     });
-    c.seatNo = seatNo;
-    this.conns.push(c);
+    this.seats.set(seat, sv);
   }
 
-  pump(key) {
-    if (this.busy[key]) return;
-    const msg = this.queues[key].shift();
-    if (!msg) return;
-    this.apply(key, msg);
-    const other = msg.type === "event" && msg.event && !this.localSeats.includes(msg.event.seat);
-    if (other && this.queues[key].length) {
-      this.busy[key] = true;
-      const id = setTimeout(() => { this.timers.delete(id); this.busy[key] = false; this.pump(key); }, PACE);
-      this.timers.add(id);
-    } else {
-      this.pump(key);
-    }
-  }
-
-  apply(key, msg) {
-    const old = this.msgs[key];
-    if (!msg.seats) msg.seats = old ? old.seats : this.summary.seats; // events do not repeat them
+  /** One message for seat view `sv`; `catchingUp`: an event the page catches up on, not drawn. */
+  apply(sv, msg, { catchingUp = false } = {}) {
+    const old = sv.msg;
+    // the names as this reader sees them (names.js); events do not repeat the seats
+    msg.rawSeats = msg.seats || old?.rawSeats || this.summary.seats;
+    msg.seats = localSeats(msg.rawSeats);
+    msg.view = localView(msg.view, msg.rawSeats);
     if (msg.deal !== undefined) this.deal = msg.deal;
-    if (old && old.version !== msg.version) {
-      this.prevViews[key] = old.view;
+    // the view before: the last one applied, or for the first event a page is sent when it
+    // opens, the one the server sends with it (`before`)
+    const before = old ? old.view : msg.before ? localView(msg.before, msg.rawSeats) : null;
+    if (before && old?.version !== msg.version) {
+      sv.prev = before;
       this.highlight.clear();
-      if (key === this.key(this.shown) || this.shown === null) this.tell(this.board.explain?.(msg.view, old.view) || []);
+      if (sv.seat === this.shown) this.tell(this.board.explain?.(msg.view, before) || []);
     }
     msg.lastMover = msg.event ? msg.event.seat : old?.lastMover ?? null;
-    this.msgs[key] = msg;
+    sv.msg = msg;
     if (msg.reply_to !== undefined) this.lastError = null;
     this.chooseSeat();
+    if (catchingUp) return;
     this.draw();
   }
 
-  gotChat(lines, whole) {
-    if (whole) this.chat.clear();
-    for (const line of lines) this.chat.set(line.seq, line);
-    this.chatSeen = true;
-    this.drawChat();
-  }
-
-  /** The chat lives outside the redrawn side panel, so typing survives every move. */
   drawChat() {
     const m = this.current();
-    if (!m || this.summary.seats.length < 2) return;
-    const seated = m.seat !== null && this.pending === null;
-    if (!seated && !this.chatSeen) { this.chatSection.hidden = true; return; }
-    this.chatSection.hidden = false;
-    if (!this.chatList) {
-      this.chatList = el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", "aria-label": t("Chat") });
-      this.chatEmpty = el("p", { class: "muted small" });
-      add(this.chatSection, el("h3", {}, t("Chat")), this.chatList, this.chatEmpty);
-      const input = el("input", { type: "text", id: "chat-input", maxlength: 300, autocomplete: "off", "aria-label": t("Message to the table") });
-      const send = () => {
-        const text = input.value.trim();
-        const seat = this.current()?.seat;
-        if (!text || seat === null || seat === undefined) return;
-        if (this.conn(seat)?.chat(text)) input.value = "";
-      };
-      input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); send(); } });
-      this.chatForm = el("div", { class: "chat-send" }, input, el("button", { id: "chat-send", onclick: send }, t("Send")));
-      add(this.chatSection, this.chatForm);
-    }
-    this.chatForm.hidden = !seated;
-    const lines = [...this.chat.values()].sort((a, b) => a.seq - b.seq).slice(-30);
-    fill(this.chatList, lines.map((l) => el("li", {}, el("strong", {}, l.name), ": ", l.text)));
-    this.chatList.scrollTop = this.chatList.scrollHeight;
-    this.chatEmpty.hidden = lines.length > 0;
-    this.chatEmpty.textContent = seated ? t("Say hello to the table.") : t("No messages yet.");
+    if (!m) return;
+    this.chat.draw({ seated: m.seat !== null && this.pending === null, solitaire: this.solitaire });
   }
 
   tell(lines, kind = "info") {
@@ -199,7 +176,7 @@ export class GameScreen {
   }
 
   chooseSeat() {
-    const any = Object.values(this.msgs)[0];
+    const any = [...this.seats.values()].find((sv) => sv.msg)?.msg;
     if (!any) return;
     const toMove = any.view.current_player;
     if (toMove !== null && toMove !== undefined && this.localSeats.includes(toMove) && toMove !== this.shown) {
@@ -211,22 +188,21 @@ export class GameScreen {
   // -- drawing -----------------------------------------------------------------------------
 
   ctx() {
-    const msg = this.current();
-    const seat = msg.seat;
-    const key = this.key(seat);
+    const sv = this.seatView(this.shown);
+    const msg = sv.msg;
     const interactive = msg.legal !== null && msg.legal !== undefined;
     return {
       view: msg.view,
       legal: msg.legal,
-      seat,
-      seats: msg.seats || this.summary.seats,
-      prev: this.prevViews[key] || null,
+      seat: msg.seat,
+      seats: msg.seats,
+      prev: sv.prev,
       event: msg.event || null,
       lastMover: msg.lastMover,
       interactive,
-      ui: (this.ui[key] ||= {}),
+      ui: sv.ui,
       redraw: () => this.draw(),
-      move: (text) => this.conn(seat)?.move(text),
+      move: (text) => sv.conn.move(text),
     };
   }
 
@@ -266,7 +242,7 @@ export class GameScreen {
   }
 
   turnText(v, m) {
-    const seats = m.seats || this.summary.seats;
+    const seats = m.seats;
     if (v.is_over) return t("Game over");
     if (this.pending !== null) return t("{player}'s turn", { player: seats[this.pending]?.name ?? "?" });
     if (v.current_player === m.seat && m.seat !== null) return t("Your move");
@@ -285,7 +261,7 @@ export class GameScreen {
     if (!m || m.view.is_over || this.pending !== null) return;
     if (m.seat === null) { toast(t("You are watching this game: only its players can move.")); return; }
     if (m.legal === null || m.legal === undefined) {
-      const name = (m.seats || this.summary.seats)[m.view.current_player]?.name ?? "?";
+      const name = m.seats[m.view.current_player]?.name ?? "?";
       toast(t("Not your turn: {player} is to move.", { player: name }));
     }
   }
@@ -293,24 +269,26 @@ export class GameScreen {
   drawSide() {
     const m = this.current();
     const v = m.view;
-    const seats = m.seats || this.summary.seats;
+    const seats = m.seats;
     const you = this.pending === null ? m.seat : null;
     this.turnLine.textContent = this.turnText(v, m);
     this.statusLine.textContent = this.board.status ? this.board.status(v) : "";
     const rows = seats.map((s, i) => el("li", { class: [v.current_player === i && !v.is_over ? "to-move" : "", you === i ? "me" : ""].join(" ") },
       el("span", { class: "who" }, s.name, s.kind === "bot" ? el("small", { class: "muted" }, " ", t("(bot)")) : null, you === i ? el("small", { class: "muted" }, " ", t("(you)")) : null),
-      el("span", { class: "score" }, v.scores?.[i] !== undefined ? number(v.scores[i]) : ""),
-      v.ranking && v.is_over ? el("span", { class: "rank" }, ordinal(v.ranking[i])) : null));
+      scoreCell(this.board, v, i),
+      v.ranking && v.is_over && !this.solitaire ? el("span", { class: "rank" }, ordinal(v.ranking[i])) : null));
     const buttons = el("div", { class: "buttons" });
     const seated = m.seat !== null && this.pending === null;
-    if (this.gameInfo?.undo && seated) {
+    // the solitaire takes back any move; other games the steps of the turn being played,
+    // while the server offers it (docs/server.md)
+    if (seated && (this.gameInfo?.undo || (m.can_undo && !v.is_over))) {
       add(buttons, el("button", { id: "undo", disabled: !m.can_undo || v.is_over, title: t("Take back your last move (U)"), onclick: () => this.undo() }, t("Undo")));
     }
     if (this.gameInfo?.hint && seated && !v.is_over) add(buttons, el("button", { id: "hint", onclick: () => this.hint(m) }, t("Hint")));
     if (this.gameInfo && this.gameInfo.max_players === 1) add(buttons, el("button", { id: "new-deal", onclick: () => this.newDeal(v) }, t("New deal")));
     if (v.is_over) {
       add(buttons, el("a", { class: "button", href: `#/replay/${this.roomId}` }, t("Replay")));
-      if (this.gameInfo.max_players > 1 && seated) add(buttons, el("button", { id: "rematch", onclick: () => this.rematch() }, t("Rematch")));
+      if (this.gameInfo.max_players > 1 && seated) add(buttons, el("button", { id: "rematch", onclick: () => this.rematches.ask(m.seat) }, t("Rematch")));
     }
     add(buttons, el("a", { class: "button", href: `#/rules/${this.summary.game}`, target: "_blank" }, t("Rules")));
     const sound = soundOn();
@@ -329,14 +307,14 @@ export class GameScreen {
       el("ol", { class: "players", "aria-label": t("Players") }, rows),
       this.lastError ? el("p", { class: "error", id: "last-error", role: "alert" }, this.lastError) : null,
       buttons,
-      (links.length || this.info.spectator) && !v.is_over ? el("details", { class: "invite", open: links.length > 0 && (m.version ?? 0) === 0 },
+      (links.length || this.info.spectator) && !v.is_over && !this.solitaire ? el("details", { class: "invite", open: links.length > 0 && (m.version ?? 0) === 0 },
         el("summary", {}, t("Invite links")),
         ...links.map(([seat, link]) => el("label", { class: "invite-link" }, t("Seat of {player}:", { player: seats[seat].name }),
           el("input", { readonly: true, value: link, onclick: (e) => e.target.select() }))),
         this.info.spectator ? el("label", { class: "invite-link" }, t("Watch only:"),
           el("input", { readonly: true, id: "spectator-link", value: this.info.spectator, onclick: (e) => e.target.select() })) : null) : null,
       this.news.length ? el("section", { class: "news-box" }, el("h3", {}, t("What happened")), this.newsList()) : null,
-      m.legal && m.legal.length && this.pending === null ? movesList(m.legal, (text) => this.conn(m.seat)?.move(text)) : null,
+      m.legal && m.legal.length && this.pending === null ? movesList(m.legal, (text) => this.seatView(m.seat)?.conn.move(text), this.moveLabel()) : null,
       el("p", { class: "muted small", id: "conn", "data-version": m.version },
         t("version {version}", { version: m.version }), " · ", onlineText(this.online), m.seat === null ? " · " : "", m.seat === null ? t("watching") : ""));
   }
@@ -350,8 +328,8 @@ export class GameScreen {
 
   undo() {
     const m = this.current();
-    if (!m || m.view.is_over || !m.can_undo) return;
-    this.conn(m.seat)?.undo();
+    if (!m || m.view.is_over || !m.can_undo || m.seat === null || this.pending !== null) return;
+    this.seatView(m.seat)?.conn.undo();
   }
 
   async hint(m) {
@@ -359,8 +337,8 @@ export class GameScreen {
       const h = await api(`/api/rooms/${this.roomId}/hint?token=${encodeURIComponent(this.info.tokens[m.seat])}`);
       this.highlight = new Set(placesIn([h.move]));
       const text = h.chance !== null && h.chance !== undefined
-        ? t("Hint: {move} (clears the round in {chance} of {samples} sampled deals)", { move: h.move, chance: percent(h.chance), samples: number(h.samples) })
-        : t("Hint: {move}", { move: h.move });
+        ? t("Hint: {move} (clears the round in {chance} of {samples} sampled deals)", { move: this.moveLabel()(h.move), chance: percent(h.chance), samples: number(h.samples) })
+        : t("Hint: {move}", { move: this.moveLabel()(h.move) });
       this.tell([text]);
       toast(text);
       this.draw();
@@ -382,28 +360,9 @@ export class GameScreen {
     } catch (e) { toast(e.message, "error"); }
   }
 
-  async rematch() {
-    const m = this.current();
-    try {
-      const room = await api(`/api/rooms/${this.roomId}/rematch`, { method: "POST", body: { token: this.info.tokens[m.seat] } });
-      this.joinRematch(room.room);
-    } catch (e) { toast(e.message, "error"); }
-  }
-
-  joinRematch(newRoom) {
-    // The rematch keeps every seat's link: this screen's tokens open the same seats there.
-    rememberRoom(newRoom, { game: this.summary.game, title: this.summary.title, tokens: this.info.tokens, links: {}, created: Date.now() });
-    location.hash = `#/room/${newRoom}`;
-  }
-
-  offerRematch(newRoom) {
-    if (this.rematchOffered === newRoom) return;
-    this.rematchOffered = newRoom;
-    this.tell([t("A rematch has started.")]);
-    const dialog = document.getElementById("summary");
-    const where = dialog?.querySelector(".buttons") || this.side;
-    add(where, el("button", { class: "primary", id: "join-rematch", onclick: () => this.joinRematch(newRoom) }, t("Join the rematch")));
-    this.drawSide();
+  /** How a move is written for this reader: the board's words where it has them (moveLabel). */
+  moveLabel() {
+    return (text) => (this.board.moveLabel ? this.board.moveLabel(text) : text);
   }
 
   showSummary(msg) {
@@ -416,20 +375,21 @@ export class GameScreen {
     else if (winners === seats.length) title = t("Draw"); // everyone first: nobody won
     else if (winners > 1) title = t("Shared win");
     else title = t("{player} wins", { player: seats[order[0]].name });
-    const multi = this.gameInfo && this.gameInfo.max_players > 1;
+    const multi = !this.solitaire;
     const seated = msg.seat !== null;
     const dialog = el("dialog", { class: "summary", id: "summary", "aria-labelledby": "summary-title" },
       el("h2", { id: "summary-title" }, title),
       this.board.endReason ? el("p", { class: "end-reason" }, this.board.endReason(v)) : null,
-      el("div", { class: "table-scroll", tabindex: "0" }, el("table", { class: "results" },
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Place")), el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Score")))),
-        el("tbody", {}, order.map((i) => el("tr", {}, el("td", {}, ordinal(v.ranking[i])), el("td", {}, seats[i].name), el("td", {}, number(v.scores[i]))))))),
-      this.board.summary ? el("div", { class: "table-scroll", tabindex: "0" }, this.board.summary(v)) : null,
+      // a solitaire has no places: its one player is always "first"
+      scrolling(el("table", { class: "results" },
+        el("thead", {}, el("tr", {}, multi ? el("th", { scope: "col" }, t("Place")) : null, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Score")))),
+        el("tbody", {}, order.map((i) => el("tr", {}, multi ? el("td", {}, ordinal(v.ranking[i])) : null, el("td", {}, seats[i].name), el("td", {}, number(v.scores[i]))))))),
+      this.board.summary ? scrolling(this.board.summary(v)) : null,
       el("div", { class: "buttons" },
         el("a", { class: "button", href: `#/replay/${this.roomId}` }, t("Replay this game")),
-        multi && seated ? el("button", { id: "summary-rematch", onclick: () => this.rematch() }, t("Rematch")) : null,
+        multi && seated ? el("button", { id: "summary-rematch", onclick: () => this.rematches.ask(msg.seat) }, t("Rematch")) : null,
         !multi ? el("button", { onclick: () => { dialog.close(); this.newDeal(v); } }, t("New deal")) : el("a", { class: "button", href: "#/" }, t("Lobby")),
-        el("button", { class: "primary", id: "summary-close", onclick: () => dialog.close() }, t("Close"))));
+        el("button", { class: "primary", id: "summary-close", autofocus: true, onclick: () => dialog.close() }, t("Close"))));
     add(this.main, dialog);
     dialog.showModal();
   }
@@ -445,11 +405,34 @@ function placesIn(things) {
   return out;
 }
 
-function movesList(legal, play) {
+/** A player's score in the players list, with the board's words for it where it has them. */
+function scoreCell(board, v, i) {
+  if (v.scores?.[i] === undefined) return el("span", { class: "score" });
+  const words = board.scoreText ? board.scoreText(v, i) : null;
+  return el("span", { class: "score", title: words || undefined }, words || number(v.scores[i]));
+}
+
+/**
+ * A table that may be wider than a phone, in a box that scrolls sideways. Why the shadows
+ * and the hint: a clipped column with nothing to show that more follows reads as missing;
+ * the box says "scroll" only while something is out of sight (util.js's markScroll).
+ */
+function scrolling(table) {
+  const box = el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("Scores (scroll sideways for more)") }, table);
+  const hint = el("p", { class: "scroll-hint small muted", "aria-hidden": "true" }, t("Scroll sideways for more →"));
+  const wrap = el("div", { class: "scroll-wrap" }, hint, box);
+  markScroll(box, wrap);
+  return wrap;
+}
+
+function movesList(legal, play, label) {
   const box = el("details", { class: "moves", open: legal.length <= 12 });
   add(box, el("summary", {}, t("All legal moves ({n})", { n: number(legal.length) })));
   const wrap = el("div", { class: "move-buttons" });
-  for (const text of legal) add(wrap, el("button", { class: "move", "data-move": text, onclick: () => play(text) }, text));
+  for (const text of legal) {
+    const shown = label(text);
+    add(wrap, el("button", { class: "move", "data-move": text, "aria-label": shown !== text ? `${shown} (${text})` : undefined, onclick: () => play(text) }, shown));
+  }
   add(box, wrap);
   return box;
 }

@@ -4,20 +4,7 @@
 import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api } from "./net.js";
 import { t, tn, name, number, dateTime } from "./i18n.js";
-
-/** What a bot choice is called in the seat menu (short) and what it means (a sentence). */
-export function botLabel(agent, level) {
-  if (agent === "mcts") {
-    if (level === "easy") return t("Bot: thinks ahead, easy");
-    if (level === "medium") return t("Bot: thinks ahead, medium");
-    if (level === "hard") return t("Bot: thinks ahead, hard");
-    return t("Bot: thinks ahead");
-  }
-  if (agent === "greedy") return t("Bot: greedy");
-  if (agent === "random") return t("Bot: random");
-  if (agent === "child") return t("Bot: forgetful child");
-  return t("Bot: {agent}", { agent });
-}
+import { botLabel, seatName } from "./names.js";
 
 export function botDescription(agent, level) {
   if (agent === "random") return t("Plays any legal move at random: for trying out the rules.");
@@ -61,7 +48,8 @@ export async function lobbyPage(main, games) {
     add(chooser, el("button", {
       class: "game-choice", "data-game": g.id, "aria-pressed": "false",
       onclick: () => select(g, true),
-    }, el("strong", {}, g.title), el("span", { class: "muted" }, playersLabel(g)), el("span", {}, g.summary)));
+    }, el("img", { class: "game-picture", src: `/static/img/${encodeURIComponent(g.id)}.svg`, alt: "", width: 120, height: 80, onerror: (e) => e.target.remove() }),
+    el("strong", {}, g.title), el("span", { class: "muted" }, playersLabel(g)), el("span", {}, g.summary)));
   }
   select(games[0], false);
 }
@@ -160,10 +148,13 @@ async function createGame(g, seatsBox, optionsBox, dealText) {
     const choice = row.querySelector("select").value;
     const typed = row.querySelector("input").value.trim();
     const i = seats.length;
-    const seat = { kind: "human", name: typed || t("Player {n}", { n: number(i + 1) }) };
+    // a seat left unnamed gets the server's default name, which every reader sees in
+    // their own language (names.js), not in this creator's
+    const seat = { kind: "human" };
+    if (typed) seat.name = typed;
     if (choice.startsWith("bot:")) {
       const [, agent, level] = choice.split(":");
-      Object.assign(seat, { kind: "bot", agent, name: typed || botLabel(agent, level).replace(/^[^:]*:\s*/, "") });
+      Object.assign(seat, { kind: "bot", agent });
       if (level) seat.level = level;
     }
     mine.push(choice === "you");
@@ -239,7 +230,7 @@ function myGamesList(games) {
         status.textContent = t("your turn (move {n})", { n: number(s.version + 1) });
         li.classList.add("your-turn");
       } else {
-        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player]?.name ?? "?", n: number(s.version + 1) });
+        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player] ? seatName(s.seats[s.current_player], s.current_player) : "?", n: number(s.version + 1) });
       }
     }).catch(() => { status.textContent = t("no longer on this server"); });
   }

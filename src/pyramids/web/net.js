@@ -26,7 +26,7 @@ export async function api(path, options = {}) {
  * every rejection (with the current state already applied).
  */
 export class SeatConnection {
-  constructor(room, token, { onState, onError, onStatus, onRematch, onChat }) {
+  constructor(room, token, { onState, onError, onStatus, onRematch, onChat, since = null }) {
     this.room = room;
     this.token = token || null;
     this.onState = onState;
@@ -35,6 +35,9 @@ export class SeatConnection {
     this.onRematch = onRematch || (() => {});
     this.onChat = onChat || (() => {});
     this.version = null;
+    // the first connection may ask for the events after `since` (the page rebuilds its news
+    // of them); later ones ask for what they missed after the last version they saw
+    this.since = since;
     this.last = null;
     this.ws = null;
     this.closed = false;
@@ -48,7 +51,8 @@ export class SeatConnection {
     const q = new URLSearchParams();
     if (this.token) q.set("token", this.token);
     q.set("lang", lang());
-    if (this.version !== null) q.set("since", String(this.version));
+    const since = this.version ?? this.since;
+    if (since !== null && since !== undefined) q.set("since", String(since));
     return `${proto}//${location.host}/ws/rooms/${encodeURIComponent(this.room)}?${q}`;
   }
 

@@ -5,18 +5,22 @@ import { api } from "./net.js";
 import { t, number } from "./i18n.js";
 import { icon } from "./icons.js";
 import { checkDeal } from "./fair.js";
-import { loadReview, reviewPanel, reviewProgress, betterMoveAt, markBetterMove } from "./review.js";
+import { loadReview, reviewPanel, reviewProgress, betterMoveAt, markBetterMove, decisionAt, gradeName } from "./review.js";
+import { localSeats, localView, seatName } from "./names.js";
 
 export async function replayPage(main, roomId, query, games, loadBoard) {
   const seatParam = query.get("seat");
   const seatQ = seatParam !== null ? `seat=${seatParam}&` : "";
   const data = await api(`/api/rooms/${roomId}/replay?${seatQ}`);
+  const rawSeats = data.seats;
+  data.seats = localSeats(rawSeats); // the names as this reader sees them (names.js)
   const gameInfo = games.find((g) => g.id === data.game);
   const board = await loadBoard(data.game, gameInfo);
   const total = data.moves.length;
-  const views = new Map([[data.ply, data.view]]);
+  const label_ = (text) => (board.moveLabel ? board.moveLabel(text) : text);
+  const views = new Map([[data.ply, localView(data.view, rawSeats)]]);
   const fetchView = async (k) => {
-    if (!views.has(k)) views.set(k, (await api(`/api/rooms/${roomId}/replay?${seatQ}ply=${k}`)).view);
+    if (!views.has(k)) views.set(k, localView((await api(`/api/rooms/${roomId}/replay?${seatQ}ply=${k}`)).view, rawSeats));
     return views.get(k);
   };
   let i = total;
@@ -36,9 +40,16 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
     if (k !== i || k === shownAt) return; // a later step won the race
     shownAt = k;
     slider.value = k;
-    label.textContent = k === 0
-      ? t("start (0 of {total})", { total: number(total) })
-      : t("move {n} of {total}: {move}", { n: number(k), total: number(total), move: data.moves[k - 1] });
+    // a flagged decision is shown as the position it was made in, with the better move drawn:
+    // the caption names that decision's move (the next one), not the move before it
+    const flagged = review && betterMoveAt(review, k) && decisionAt(review, k);
+    label.textContent = flagged
+      ? t("before move {n} of {total}: {move} was played ({grade}); better: {best}", {
+        n: number(k + 1), total: number(total), move: label_(flagged.move), grade: gradeName(flagged.grade), best: label_(flagged.best),
+      })
+      : k === 0
+        ? t("start (0 of {total})", { total: number(total) })
+        : t("move {n} of {total}: {move}", { n: number(k), total: number(total), move: label_(data.moves[k - 1]) });
     fill(root);
     board.render(root, { view, legal: null, seat: data.seat, seats: data.seats, prev, interactive: false, move: () => {}, ui: {}, redraw: () => {}, lastMover: null });
     fitLabels(root);
@@ -74,14 +85,24 @@ export async function replayPage(main, roomId, query, games, loadBoard) {
   const leaving = new AbortController();
   loadReview(roomId, { onProgress: (p) => fill(reviewBox, reviewProgress(p)), signal: leaving.signal })
     .then((r) => {
-      review = r;
-      fill(reviewBox, reviewPanel(r, { onSelectPly: (ply) => { i = ply; shownAt = -1; show(); } }));
+      review = localReview(r, rawSeats);
+      fill(reviewBox, reviewPanel(review, { onSelectPly: (ply) => { i = ply; shownAt = -1; show(); } }));
       shownAt = -1;
       show();
     })
     .catch((e) => { if (!leaving.signal.aborted) fill(reviewBox, el("p", { class: "error" }, e.message)); });
   showFairness(main.querySelector(".replay h2"), roomId, data);
   return () => { leaving.abort(); document.removeEventListener("keydown", keys); };
+}
+
+/** A review with the players' names as this reader sees them (names.js). */
+function localReview(r, seats) {
+  const named = (n, i) => (seats[i] ? seatName({ ...seats[i], name: n }, i) : n);
+  return {
+    ...r,
+    players: (r.players || []).map(named),
+    summary: (r.summary || []).map((s) => ({ ...s, name: named(s.name, s.seat) })),
+  };
 }
 
 /** Whether the revealed deal (a secret, or a seed) matches the commitment the room published at its start. */

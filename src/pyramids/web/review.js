@@ -107,34 +107,57 @@ function summaryList(data) {
   return list;
 }
 
-/** The evaluation over the game as an SVG: one line per seat, a point per decision. */
+/** Round move numbers for the graph's axis: about six, at 1, 2 or 5 times a power of ten. */
+export function moveTicks(plies) {
+  const raw = Math.max(1, plies / 6);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * power).find((k) => k >= raw);
+  const ticks = [];
+  for (let n = step; n <= plies; n += step) ticks.push(n);
+  return ticks;
+}
+
+/**
+ * The evaluation over the game as an SVG: one line per seat, a point per decision, and the
+ * move numbers along the bottom. A decision at position `ply` (moves played before it) is
+ * move `ply + 1`, drawn at that move number with the value of its position before the move;
+ * a flagged point is larger and in its grade's colour, on its seat's line.
+ */
 function graph(data, select) {
-  const W = 640, H = 200, L = 40, R = 10, T = 10, B = 28;
+  const W = 640, H = 218, L = 40, R = 10, T = 10, B = 46;
   const plies = Math.max(1, data.plies || 1);
-  const x = (ply) => L + ((W - L - R) * ply) / plies;
+  const x = (n) => L + ((W - L - R) * (n - 1)) / Math.max(1, plies - 1);
   const y = (v) => T + (H - T - B) * (1 - v);
   const root = svg("svg", { class: "review-graph", viewBox: `0 0 ${W} ${H}`, role: "group", "aria-label": valueLabel(data) });
   for (const v of [0, 0.5, 1]) {
     add(root, svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#ccc", "stroke-width": 1 }),
       svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#655843" }, percent(v)));
   }
-  add(root, svg("text", { x: W - R, y: H - 6, "text-anchor": "end", "font-size": 11, fill: "#655843" }, t("move number")));
+  const axis = H - B;
+  const ticks = [1, ...moveTicks(plies).filter((n) => n > 1)];
+  for (const n of ticks) {
+    add(root, svg("line", { class: "review-tick", x1: x(n), x2: x(n), y1: axis, y2: axis + 5, stroke: "#655843", "stroke-width": 1 }),
+      svg("text", { class: "review-tick-label", x: x(n), y: axis + 16, "text-anchor": "middle", "font-size": 11, fill: "#655843" }, number(n)));
+  }
+  add(root, svg("text", { x: W - R, y: H - 4, "text-anchor": "end", "font-size": 11, fill: "#655843" }, t("move number")));
+  const where = (d) => [x(d.ply + 1), y(d.value)];
   data.seats.forEach((seat, i) => {
     const mine = data.decisions.filter((d) => d.seat === seat);
     if (!mine.length) return;
     const colour = SEAT_COLOURS[i % SEAT_COLOURS.length];
-    const points = mine.map((d) => `${x(d.ply + 1).toFixed(1)},${y(d.value).toFixed(1)}`).join(" ");
-    add(root, svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2 }));
+    const points = mine.map((d) => where(d).map((c) => c.toFixed(1)).join(",")).join(" ");
+    add(root, svg("polyline", { class: "review-line", "data-seat": seat, points, fill: "none", stroke: colour, "stroke-width": 2 }));
     if (data.seats.length > 1) {  // a legend: which line is whose
-      const lx = L + 8 + i * 150;
-      add(root, svg("line", { x1: lx, x2: lx + 18, y1: H - 10, y2: H - 10, stroke: colour, "stroke-width": 3 }),
-        svg("text", { x: lx + 22, y: H - 6, "font-size": 11, fill: "#2b2418" }, data.players[seat]));
+      const lx = L + 8 + i * 130;
+      add(root, svg("line", { x1: lx, x2: lx + 18, y1: H - 8, y2: H - 8, stroke: colour, "stroke-width": 3 }),
+        svg("text", { x: lx + 22, y: H - 4, "font-size": 11, fill: "#2b2418" }, data.players[seat]));
     }
   });
   for (const d of data.decisions) {
     const flagged = FLAGGED.includes(d.grade);
+    const [cx, cy] = where(d);
     const dot = svg("circle", {
-      class: `review-point ${d.grade}`, cx: x(d.ply + 1), cy: y(flagged ? d.played : d.value),
+      class: `review-point ${d.grade}`, cx: cx.toFixed(1), cy: cy.toFixed(1), "data-ply": d.ply,
       r: flagged ? 6 : 3.5, fill: GRADE_COLOURS[d.grade] || "#888", stroke: "#fff", "stroke-width": 1,
     });
     add(dot, svg("title", {}, moveLine(data, d)));

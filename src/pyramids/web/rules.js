@@ -2,7 +2,7 @@
 
 import { el, add } from "./util.js";
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { t, name, number } from "./i18n.js";
 
 export async function rulesPage(main, gameId, games) {
   if (!gameId) {
@@ -17,7 +17,7 @@ export async function rulesPage(main, gameId, games) {
   else add(body, el("h1", {}, g.title), el("p", {}, g.summary));
   const opts = el("div", { class: "table-scroll", tabindex: "0" }, el("table", {},
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Option")), el("th", { scope: "col" }, t("Default")), el("th", { scope: "col" }, t("Meaning")))),
-    el("tbody", {}, g.options.map((o) => el("tr", {}, el("td", {}, o.label), el("td", {}, defaultText(o)), el("td", {}, o.doc))))));
+    el("tbody", {}, g.options.map((o) => el("tr", {}, el("td", {}, o.label), el("td", {}, defaultText(o)), el("td", {}, meaning(o)))))));
   const options = g.options.length ? el("section", { class: "panel" }, el("h2", {}, t("Variant options")), opts) : null;
   const toc = contents(body, options, gameId);
   if (toc) body.insertBefore(toc, body.querySelector("h2")); // after the title and the introduction
@@ -49,9 +49,17 @@ function contents(body, options, gameId) {
     })));
 }
 
+/** An option's default as the lobby's menu says it (seats counted from 1, as players count). */
 function defaultText(o) {
   if (o.default === true) return t("on");
   if (o.default === false) return t("off");
   if (o.default === "random") return t("at random");
-  return String(o.default);
+  if (o.name === "first_player" && /^\d+$/.test(String(o.default))) return t("Seat {n}", { n: number(Number(o.default) + 1) });
+  if (o.choices?.length) return name(o.name, String(o.default));
+  return typeof o.default === "number" ? number(o.default) : String(o.default);
+}
+
+/** An option's meaning; the first player's is written for the terminal, which counts from 0. */
+function meaning(o) {
+  return o.name === "first_player" ? t("Who moves first: seat 1 is the player the rulebook says starts; at random, the game's seed draws it.") : o.doc;
 }

@@ -126,3 +126,19 @@ export function forgetRoom(room) {
   delete all[room];
   localStorage.setItem(KEY, JSON.stringify(all));
 }
+
+/**
+ * Mark `wrap` with `scrolls` while `box` is wider than it shows, and `at-end` once it is
+ * scrolled to its right end, so that the style sheet can say that more follows (a shadow on
+ * the cut edge, a "scroll" hint). Kept up to date as the box is resized or scrolled.
+ */
+export function markScroll(box, wrap = box) {
+  const update = () => {
+    const more = box.scrollWidth - box.clientWidth > 1;
+    wrap.classList.toggle("scrolls", more);
+    wrap.classList.toggle("at-end", more && box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  };
+  box.addEventListener("scroll", update, { passive: true });
+  if (typeof ResizeObserver === "function") new ResizeObserver(update).observe(box);
+  requestAnimationFrame(update);
+}

@@ -3,9 +3,11 @@
 Why generated: the deck is data, and the pictures (in
 ``src/pyramids/web/rules/img/pyramideto/``, shown by the player rules pages and
 by ``docs/rules/pyramideto.md``) must never drift from it (a test regenerates
-them and compares). Each card is a frame in its frame colour, the card's name,
-and its tower drawn as three trapezoid pieces whose widths follow their sizes,
-bottom piece lowest.
+them and compares). Each card is a frame in its frame colour and its tower drawn
+as three trapezoid pieces whose widths follow their sizes, bottom piece lowest.
+No words are drawn on the card: the rules pages name each card beside it in
+their own language (a Czech page under an English "Traffic light" read as
+untranslated); the ``<title>`` keeps the English name for the files alone.
 
 Regenerate after editing the deck::
 
@@ -55,17 +57,11 @@ def card_svg(goal: Goal) -> str:
         "</title>\n",
         f'  <rect x="5" y="5" width="{WIDTH - 10}" height="{HEIGHT - 10}" rx="12" '
         f'fill="#fffdf5" stroke="{frame.rgb}" stroke-width="8"/>\n',
-        f'  <text x="{WIDTH / 2}" y="32" text-anchor="middle" font-size="15" '
-        f'font-family="sans-serif" font-weight="bold">{escape(goal.name)}</text>\n',
     ]
     base = 180.0
     for p in goal.tower:
         parts.append(_piece(p, base))
         base -= PIECE_HEIGHT
-    parts.append(
-        f'  <text x="{WIDTH / 2}" y="202" text-anchor="middle" font-size="11" '
-        f'font-family="sans-serif" fill="{frame.rgb}">{escape(frame.theme)} ({frame.id})</text>\n'
-    )
     parts.append("</svg>\n")
     return "".join(parts)
 

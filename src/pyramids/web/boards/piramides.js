@@ -41,6 +41,17 @@ export function cardShort(code) {
   return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]];
 }
 
+/**
+ * A move as the page writes it for a reader: the notation's pile words (`draw`, `joker`) by
+ * the names the piles carry on the table in the reader's language (Spanish "mazo", "jóker");
+ * a position (`G7`, `3`) as it is. Hints and the list of legal moves use it.
+ */
+export function moveLabel(text) {
+  if (text === "draw") return tc("pile", "stock");
+  if (text === "joker") return tc("pile", "joker");
+  return text;
+}
+
 function signed(n) {
   return n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : number(0);
 }

@@ -9,6 +9,7 @@
 
 import { el, add, svg } from "../util.js";
 import { actionable } from "../focus.js";
+import { boardUi } from "./ui-state.js";
 import { t, tn, tc, name, number } from "../i18n.js";
 
 const COLOURS = { r: "#d23232", y: "#f0c020", g: "#2e9e48", b: "#2a66c9", k: "#262626" };
@@ -186,26 +187,27 @@ function ending(v) {
   return t("A draw: the deck is empty and no one holds a card");
 }
 
+// -- state kept between redraws: the piece picked up (ui.selected), in boards/ui-state.js ------
+
+// render and cancel are this module's own (function declarations, so already defined here)
+const { begin, redraw, ownKeys } = boardUi({ render, cancel });
+
 export function cancel(ctx) {
-  const ui = ctx.ui || {};
-  if (!ui.selected) return false;
+  const ui = ctx.ui || ctx.__ui;
+  if (!ui || !ui.selected) return false;
   ui.selected = null;
   return true;
 }
 
-function redraw(root, ctx) {
-  if (ctx.redraw) { ctx.redraw(); return; }
-  // an app without redraw(): draw again here and keep the focus on the same thing
-  const key = document.activeElement?.dataset?.act;
-  root.replaceChildren();
-  render(root, ctx);
-  if (key) root.querySelector(`[data-act="${CSS.escape(key)}"]`)?.focus();
+export function render(root, ctx) {
+  const { ui, newPly } = begin(root, ctx);
+  if (newPly) ui.selected = null; // a new move: the choice starts again
+  draw(root, ctx, ui);
+  ownKeys(root, ctx);
 }
 
-export function render(root, ctx) {
-  const ui = ctx.ui || (root._ui ||= {});
+function draw(root, ctx, ui) {
   const v = ctx.view;
-  if (ui.selectedAt !== v.ply) { ui.selected = null; ui.selectedAt = v.ply; }
   const legal = ctx.interactive ? ctx.legal || [] : [];
   const moves = new Set(legal);
   const sources = new Set(legal.filter((m) => m.includes(">")).map((m) => m.split(">")[0]));
@@ -378,12 +380,7 @@ export function render(root, ctx) {
   add(root, board);
 
   // the group just moved slides from where it stood (once per move, not per redraw)
-  if (fresh.length && ui.animated !== v.ply) {
-    ui.animated = v.ply;
-    animateMove(table, fresh);
-  } else if (!fresh.length) {
-    ui.animated = v.ply;
-  }
+  if (fresh.length && ui.animate) animateMove(table, fresh);
 }
 
 function animateMove(table, group) {
@@ -426,4 +423,9 @@ export function summary(v) {
     el("div", { class: "pt-scroll" }, el("table", { class: "breakdown" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Goals")), el("th", { scope: "col" }, t("Frame colours")))),
       el("tbody", {}, rows))));
+}
+
+/** A seat's score in the players list: what the number counts (displayed goals). */
+export function scoreText(v, seat) {
+  return tn("{n} goal displayed", "{n} goals displayed", v.scores?.[seat] ?? 0);
 }

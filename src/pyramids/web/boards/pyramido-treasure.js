@@ -43,6 +43,53 @@ function playerName(v, seat) {
   return (v.names && v.names[seat]) || t("Player {n}", { n: number(seat + 1) });
 }
 
+/**
+ * One line of the table's news in the reader's language. The view gives each line as a code
+ * and its parameters (games/pyramido_treasure/news.py, with the same English templates, so the
+ * catalogs translate them alike) and its English text, used only for a code this page lacks.
+ * Parameters: `seat*` seat numbers, `treasure*` treasure ids, `event` an event card id.
+ */
+export function newsLine(v, item) {
+  if (typeof item === "string") return item;
+  if (!item || !item.code) return "";
+  const p = {};
+  for (const [key, value] of Object.entries(item.params || {})) {
+    const kind = key.split("_")[0];
+    if (kind === "seat") p[key] = playerName(v, value);
+    else if (kind === "treasure") p[key] = treasureName(value);
+    else if (kind === "event") p[key] = eventName(value);
+    else p[key] = typeof value === "number" ? number(value) : value;
+  }
+  switch (item.code) {
+    case "draws": return t("{seat} draws {treasure} ({points}) from deck {deck}", p);
+    case "draws-event": return t("{seat} draws {event} from deck {deck}", p);
+    case "already-visible": return t("the {treasure} is already visible", p);
+    case "takes": return t("{seat} takes {treasure} ({points})", p);
+    case "box-quarter-turn": return t("the box turns a quarter turn clockwise", p);
+    case "box-half-turn": return t("the box turns half a turn", p);
+    case "finds": return t("{seat} finds the {treasure}", p);
+    case "reveals": return t("{seat} reveals the {treasure}", p);
+    case "reveals-wrong": return t("{seat} reveals the {treasure}, not the {treasure_sought}", p);
+    case "out": return t("{seat} is out of the game (deck 3, wrong treasure)", p);
+    case "names-treasures": return t("{seat} names the {treasure_a} and the {treasure_b}", p);
+    case "revealed-both": return t("{seat} revealed both named treasures", p);
+    case "no-card-of": return t("the current deck holds no card of the {treasure}", p);
+    case "takes-from-deck": return t("{seat} takes {treasure} ({points}) from the deck", p);
+    case "missed-both": return t("{seat} did not reveal both named treasures and must give a card", p);
+    case "challenges": return t("{seat} challenges {seat_opponent} to find the {treasure}", p);
+    case "takes-at-random": return t("{seat} takes {treasure} ({points}) at random from {seat_from}", p);
+    case "no-card-to-lose": return t("{seat} has no card to lose", p);
+    case "mirage-fades": return t("{seat} has no card: the mirage fades", p);
+    case "keeps": return t("{seat} keeps {treasure} ({points})", p);
+    case "returns": return t("{seat} returns {treasure} ({points}) to {seat_to}", p);
+    case "gives": return t("{seat} gives {treasure} ({points}) to {seat_to}", p);
+    case "no-card-to-give": return t("{seat} has no card to give", p);
+    case "slide-limit": return t("the slide limit ({limit}) is reached", p);
+    case "deck-used-up": return t("deck 3 is used up", p);
+    default: return item.text || "";
+  }
+}
+
 /** The seen (row, column) of box spot `index` after `rotation` clockwise quarter turns. */
 function turnedCell(index, rotation) {
   let r = Math.floor(index / 8), c = index % 8, h = 6, w = 8;
@@ -390,7 +437,7 @@ function draw(root, ctx, ui) {
   const key = el("section", { class: "treasure-key" }, el("h3", { class: "caption" }, t("Key of the fields")), keyGrid);
 
   // -- news and hands ------------------------------------------------------------------------------
-  const news = (v.news || []).slice(-4).map((n) => (typeof n === "string" ? n : n && n.text ? n.text : ""));
+  const news = (v.news || []).slice(-4).map((n) => newsLine(v, n));
   // cards that came into a hand with the last move stay marked until the next one
   const fresh = (v.hands || []).map((h, i) => {
     if (!prev || !prev.hands) return new Map();
@@ -490,5 +537,21 @@ export function summary(v) {
   return el("table", { class: "breakdown" },
     el("thead", {}, el("tr", {}, el("th", {}, t("Player")), el("th", {}, t("Treasure cards")), el("th", {}, t("Points")))),
     el("tbody", {}, v.hands.map((cards, i) => el("tr", {}, el("td", {}, names[i] || t("Player {n}", { n: number(i + 1) })),
-      el("td", {}, cards.length ? cards.map(cardLabel).join(", ") : t("none")), el("td", {}, number(v.scores[i]))))));
+      el("td", {}, cards.length ? groupedCards(cards) : t("none")), el("td", { class: "num" }, number(v.scores[i]))))));
+}
+
+/**
+ * A hand's cards by treasure, one entry each: "sphinx (1, 1, 2)". Why grouped: a long game
+ * gives a player a dozen cards, and one entry per card made the end dialog very tall on a phone.
+ */
+function groupedCards(cards) {
+  const points = new Map();
+  for (const c of cards) {
+    const { id, points: p } = cardParts(c);
+    if (!points.has(id)) points.set(id, []);
+    if (p !== null) points.get(id).push(p);
+  }
+  return [...points].map(([id, ps]) => (ps.length
+    ? t("{treasure} ({points})", { treasure: treasureName(id), points: ps.sort((a, b) => a - b).map((p) => number(p)).join(", ") })
+    : eventName(id))).join(" · ");
 }

@@ -214,16 +214,23 @@ function drawPyramid(p, opts) {
     g.append(gg);
   }
   if (labels) {
+    // the letters and numbers stand just outside what is drawn (the grid, or a lower floor's
+    // blocks around it), not at the edge of the picture: on a phone that edge is far away
     const [ox, oy] = labels.origin;
+    const shown = p.blocks.filter((b) => floor === null || b.floor === floor);
+    const top = Math.min(oy, ...shown.map((b) => b.quarter[1]));
+    const left = Math.min(ox, ...shown.map((b) => b.quarter[0]));
+    const colY = Math.max(top * q - 5, y0 * q - gut + 13);
+    const rowX = Math.max(left * q - 9, x0 * q - gut + 6);
     for (let c = 0; c < labels.cols; c++) {
       const x = (ox + 2 * c + 1) * q;
       if (ox + 2 * c < x0 || ox + 2 * c + 1 > x1) continue;
-      g.append(svg("text", { class: "coord", x, y: y0 * q - 5, "text-anchor": "middle" }, String.fromCharCode(97 + c)));
+      g.append(svg("text", { class: "coord", x, y: colY, "text-anchor": "middle" }, String.fromCharCode(97 + c)));
     }
     for (let r = 0; r < labels.rows; r++) {
       const y = (oy + 2 * r + 1) * q;
       if (oy + 2 * r < y0 || oy + 2 * r + 1 > y1) continue;
-      g.append(svg("text", { class: "coord", x: x0 * q - 9, y: y + 4, "text-anchor": "middle" }, String(r + 1)));
+      g.append(svg("text", { class: "coord", x: rowX, y: y + 4, "text-anchor": "middle" }, String(r + 1)));
     }
   }
   return { svg: s, g, q };
@@ -380,11 +387,13 @@ function draw(root, ctx, ui) {
   });
 
   const who = ctx.seat === null || ctx.seat === undefined ? t("{name}'s pyramid", { name: names[shownSeat] }) : t("Your pyramid");
+  // the quarry beside the pyramid on a wide screen (every step goes from one to the other:
+  // both in sight without scrolling), above it on a phone (style: pyramido.css)
   add(root, el("div", { class: "pyramido-board" },
     el("p", { class: "board-help", "aria-live": "polite" }, ctx.interactive ? help : ""),
-    el("div", { class: "market-wrap" }, el("h3", { class: "caption" }, t("Quarry and stacks")), market),
     choices,
     el("div", { class: "pyramido-main" },
+      el("div", { class: "market-wrap" }, el("h3", { class: "caption" }, t("Quarry and stacks")), market),
       el("div", { class: "mine" }, el("h3", { class: "caption" }, who), floors, back, big.svg, supplies),
       el("div", { class: "others" }, others))));
 }
@@ -422,6 +431,9 @@ function drawCells(g, q, mine, { ui, places, marks, cards, rerender, ctx, ext })
     const empty = !filled.has(label);
     if (empty) {
       cell.classList.add("empty");
+      // an upper floor's empty cell veils the floor below it: its dashed outline and name
+      // lie on the veil, not over that floor's jewels (which no longer count on the top view)
+      if (grid.floor > 1) cell.classList.add("upper");
       if (ui.first !== label && (anyPlace.has(label) || cardAny.has(label) || grid.floor > 1)) cell.append(svg("text", { class: "cell-name", x: x + q, y: y + q + 5, "text-anchor": "middle" }, label));
     }
     let action = null;

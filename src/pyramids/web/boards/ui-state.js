@@ -1,7 +1,7 @@
-// What a board whose turn is a choice in several steps (Pyramido, the treasure hunt) keeps
-// between redraws: its choices so far (`ui`, which the app hands over as ctx.ui and keeps per
-// seat), whether the view it draws brought a new move (so that what the move changed may move
-// in), and its own keyboard where the app brings none. Not a board: the app loads boards by game
+// What a board whose turn is a choice in several steps (Pyramido, the treasure hunt, Pyramideto's
+// piece then its target) keeps between redraws: its choices so far (`ui`, which the app hands
+// over as ctx.ui and keeps per seat), whether the view it draws brought a new move (so that
+// what the move changed may move in), and its own keyboard where the app brings none. Not a board: the app loads boards by game
 // id (boards/<game>.js), and this file is only imported by them.
 
 import { BoardKeys } from "../focus.js";
