@@ -11,6 +11,7 @@ same Pirámides deal with the same budget.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import statistics
 import time
@@ -295,6 +296,138 @@ def vector_rates(num_envs: int = 64, seconds: float = SECONDS) -> None:
     report(f"SyncVectorEnv of PyramidsEnv, N={num_envs}", {"steps/s": sync, "ours x": ours / sync})
 
 
+def connect_four() -> Any:
+    """PettingZoo's own ``connect_four_v3`` AEC environment, the reference of the bar.
+
+    Its module imports pygame at the top for its pictures, which this loop
+    never draws; when pygame is not installed, an empty stand-in module takes
+    its place (the game's rules and PettingZoo's machinery are what is timed).
+    """
+    import sys
+    import types
+
+    if importlib.util.find_spec("pygame") is None:
+        sys.modules.setdefault("pygame", types.ModuleType("pygame"))
+    from pettingzoo.classic import connect_four_v3  # type: ignore[import-untyped]
+
+    return connect_four_v3.env()
+
+
+def rl_environment_loop(game_id: str, players: int) -> Callable[[int], int]:
+    """OpenSpiel's ``rl_environment`` (its RL agents' loop): one step per action.
+
+    It observes every seat's information-state tensor after every step, as
+    OpenSpiel's DQN, policy-gradient and NFSP agents read them.
+    """
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    from pyramids.envs.openspiel_game import register
+
+    name = register(game_id)
+    uniform = random.Random(1).random
+
+    # one game and one environment, as a training run has: each reset deals the
+    # next game of the game's seeded stream (loading a game per deal would time
+    # building the codec, which a run does once)
+    env = rl_environment.Environment(pyspiel.load_game(name, {"players": players}))
+
+    def loop(deal: int) -> int:
+        step = env.reset()
+        n = 0
+        while not step.last():
+            seat = step.observations["current_player"]
+            legal = step.observations["legal_actions"][seat]
+            step = env.step([legal[int(uniform() * len(legal))]])
+            n += 1
+        return n
+
+    return loop
+
+
+def openspiel_floor_loop() -> Callable[[int], int]:
+    """``rl_environment`` over OpenSpiel's own Python tic-tac-toe: its machinery's floor.
+
+    OpenSpiel runs a Python game's observer through C++, and builds a new
+    initial state each time it needs a tensor's size (at every tensor), so
+    the loop costs this much whatever the game does; no Python game steps
+    much faster through ``rl_environment``.
+    """
+    import pyspiel
+    from open_spiel.python import rl_environment
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers the game)
+
+    env = rl_environment.Environment(pyspiel.load_game("python_tic_tac_toe"))
+    uniform = random.Random(1).random
+
+    def loop(deal: int) -> int:
+        step = env.reset()
+        n = 0
+        while not step.last():
+            seat = step.observations["current_player"]
+            legal = step.observations["legal_actions"][seat]
+            step = env.step([legal[int(uniform() * len(legal))]])
+            n += 1
+        return n
+
+    return loop
+
+
+def library_bars(rounds: int = 3) -> None:
+    """The two bars on the adapters, measured side by side in one run, ``rounds`` times.
+
+    * every PettingZoo environment steps at least as fast as PettingZoo's own
+      ``connect_four_v3`` with the same random masked policy
+      (``pettingzoo / connect_four`` >= 1);
+    * OpenSpiel's ``rl_environment`` steps at least half as fast as the
+      PettingZoo environment of the same game (``openspiel / pettingzoo``
+      >= 0.5).
+
+    Steps are agent actions. The rates alternate within each round, and the
+    median and the spread of each round's ratio are printed.
+    """
+    import importlib as _importlib
+
+    from pyramids.envs.encodings import codec_ids
+
+    print("   random masked play, agent steps per second; ratios taken round by round")
+    floor = _rate(openspiel_floor_loop())
+    report("OpenSpiel python_tic_tac_toe", {"rl_env steps/s": floor})
+    reference = aec_loop(connect_four())
+    for game_id in codec_ids():
+        players = get_game(game_id).min_players
+        module = _importlib.import_module(f"pyramids.envs.{game_id.replace('-', '_')}_v0")
+        ours = aec_loop(module.env(players=players))
+        spiel = rl_environment_loop(game_id, players)
+        rates: dict[str, list[float]] = {"connect_four": [], "pettingzoo": [], "openspiel": []}
+        for _ in range(rounds):
+            rates["connect_four"].append(_rate(reference, SECONDS / 2))
+            rates["pettingzoo"].append(_rate(ours, SECONDS / 2))
+            rates["openspiel"].append(_rate(spiel, SECONDS / 2))
+        label = f"{game_id} {players}p"
+        versus_c4 = [p / c for p, c in zip(rates["pettingzoo"], rates["connect_four"], strict=True)]
+        versus_pz = [o / p for o, p in zip(rates["openspiel"], rates["pettingzoo"], strict=True)]
+        report(f"{label} connect_four_v3", {"steps/s": statistics.median(rates["connect_four"])})
+        report(
+            f"{label} pettingzoo",
+            {
+                "steps/s": statistics.median(rates["pettingzoo"]),
+                "/ connect_four x": statistics.median(versus_c4),
+                "min": min(versus_c4),
+                "max": max(versus_c4),
+            },
+        )
+        report(
+            f"{label} openspiel rl_env",
+            {
+                "steps/s": statistics.median(rates["openspiel"]),
+                "/ pettingzoo x": statistics.median(versus_pz),
+                "min": min(versus_pz),
+                "max": max(versus_pz),
+            },
+        )
+
+
 def main() -> None:
     for wrapper in ("pettingzoo", "ours", "none"):
         floor = pettingzoo_floor(wrapper=wrapper)
@@ -302,6 +435,7 @@ def main() -> None:
             f"PettingZoo machinery alone, wrapper {wrapper}",
             {"steps/s": floor, "us/step": 1e6 / floor},
         )
+    library_bars()
     adapter_overheads()
     vector_rates()
     mcts_rates()
