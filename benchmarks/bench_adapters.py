@@ -428,6 +428,43 @@ def library_bars(rounds: int = 3) -> None:
         )
 
 
+def treasure_lengths(games: int = 12) -> None:
+    """Slides per treasure hunt: random play with and without the research limit, and agents.
+
+    The figures behind the adapters' research default
+    (:data:`pyramids.envs.defaults.TREASURE_SLIDE_LIMIT`): how long random
+    play runs when nothing bounds it, and how many slides the agents need
+    to finish a game, so that the limit cuts the first and not the second.
+    """
+    from pyramids.ai.registry import make_agent
+    from pyramids.envs.defaults import TREASURE_SLIDE_LIMIT
+
+    def slides(agent: str, players: int, limit: int) -> list[int]:
+        player = make_agent(agent, "pyramido-treasure")
+        out = []
+        for deal in range(games):
+            state = new_game("pyramido-treasure", players=players, seed=deal, slide_limit=limit)
+            rng = Rng(deal)
+            while not state.is_over:
+                state.play(player.choose(state, rng))
+            out.append(state.slides)  # type: ignore[attr-defined]  # a TreasureState
+        return sorted(out)
+
+    print(f"   treasure hunt, slides per game over {games} deals (min / median / max)")
+    for agent, players, limit in (
+        ("random", 2, 0),
+        ("random", 4, 0),
+        ("greedy", 2, 0),
+        ("greedy", 4, 0),
+        ("child", 2, 0),
+        ("child", 4, 0),
+        ("random", 2, TREASURE_SLIDE_LIMIT),
+    ):
+        counts = slides(agent, players, limit)
+        label = f"{agent} {players}p slide_limit={limit}"
+        report(label, {"min": counts[0], "median": statistics.median(counts), "max": counts[-1]})
+
+
 def main() -> None:
     for wrapper in ("pettingzoo", "ours", "none"):
         floor = pettingzoo_floor(wrapper=wrapper)
@@ -436,6 +473,7 @@ def main() -> None:
             {"steps/s": floor, "us/step": 1e6 / floor},
         )
     library_bars()
+    treasure_lengths()
     adapter_overheads()
     vector_rates()
     mcts_rates()
