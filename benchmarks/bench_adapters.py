@@ -1,6 +1,12 @@
-"""Research adapters: steps per second through each adapter against the bare engine.
+"""Research adapters: the libraries' own bars, episode lengths, overheads and search speed.
 
-Every loop plays random legal moves on the same games (deal numbers 0, 1, 2,
+First, the two bars on the adapters, side by side in one run
+(:func:`library_bars`): each PettingZoo environment against PettingZoo's own
+``connect_four_v3``, and OpenSpiel's ``rl_environment`` against the
+PettingZoo environment of the same game. Then the treasure hunt's episode
+lengths behind the adapters' research default (:func:`treasure_lengths`).
+Then steps per second through each adapter against the bare engine: every
+loop plays random legal moves on the same games (deal numbers 0, 1, 2,
 ...), so the ratio ``engine / adapter`` is the overhead of the adapter alone:
 encoding observations and masks from the view, decoding action ids, and the
 library's own bookkeeping. A second part compares search speed: iterations
@@ -39,8 +45,12 @@ def _rate(loop: Callable[[int], int], seconds: float = SECONDS) -> float:
 def engine_loop(game_id: str, players: int) -> Callable[[int], int]:
     uniform = random.Random(1).random
 
+    from pyramids.envs.defaults import research_variant
+
+    variant = research_variant(game_id)  # the game the adapters play (the treasure hunt's limit)
+
     def loop(deal: int) -> int:
-        state = new_game(game_id, players=players, seed=deal)
+        state = new_game(game_id, players=players, seed=deal, **variant)
         n = 0
         while not state.is_over:
             moves = state.legal_moves()
@@ -264,38 +274,6 @@ def mcts_rates(simulations: int = 300) -> None:
     report("OpenSpiel Python MCTSBot", {"iterations/s": theirs, "ours x": ours / theirs})
 
 
-def vector_rates(num_envs: int = 64, seconds: float = SECONDS) -> None:
-    """Engine moves per second through the vector env, and through ``SyncVectorEnv``.
-
-    Actions are drawn for the whole batch with one NumPy call (a random legal
-    id per row: the arg-max of uniform noise on the mask), as a training loop
-    would, so the figure is the environment's cost.
-    """
-    import gymnasium
-    import numpy as np
-
-    from pyramids.envs.gym_env import PyramidsEnv
-    from pyramids.envs.vector_env import PiramidesVectorEnv
-
-    rng = np.random.default_rng(1)
-
-    def run(env: Any) -> float:
-        _, info = env.reset(seed=1)
-        steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            mask = info["action_mask"]
-            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-            _, _, _, _, info = env.step(actions)
-            steps += num_envs
-        return steps / (time.perf_counter() - start)
-
-    ours = run(PiramidesVectorEnv(num_envs=num_envs))
-    sync = run(gymnasium.vector.SyncVectorEnv([PyramidsEnv for _ in range(num_envs)]))
-    report(f"piramides vector env, N={num_envs}", {"steps/s": ours})
-    report(f"SyncVectorEnv of PyramidsEnv, N={num_envs}", {"steps/s": sync, "ours x": ours / sync})
-
-
 def connect_four() -> Any:
     """PettingZoo's own ``connect_four_v3`` AEC environment, the reference of the bar.
 
@@ -475,7 +453,6 @@ def main() -> None:
     library_bars()
     treasure_lengths()
     adapter_overheads()
-    vector_rates()
     mcts_rates()
 
 

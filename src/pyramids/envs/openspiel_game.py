@@ -26,10 +26,11 @@ Choices, and why (also in ``docs/adapters.md``):
 * **Observation** string: the seat's ``view`` as canonical JSON; tensor: the
   codec's vector of the same view, computed from the state by the codec's
   fast ``encode_state`` (equal to encoding the view, which a property test
-  checks, at a tenth of the cost). **Information state**: the same view plus
-  a digest (SHA-1 chain) of every view the seat has had since the deal, so two
-  histories share an information state exactly when the seat saw the same
-  things (perfect recall); its tensor is the view vector (a fixed-size tensor
+  checks), never by building the view, which costs many times more.
+  **Information state**: the same view plus a digest (SHA-1 chain) of every
+  view the seat has had since the deal, so two histories share an
+  information state exactly when the seat saw the same things (perfect
+  recall); its tensor is the view vector (a fixed-size tensor
   cannot hold a history of any length, and the digest has no tensor form).
 * **Observers** honour ``IIGObservationType.private_info``: ``SINGLE_PLAYER``
   (OpenSpiel's default) is the seat's own view; ``NONE`` is the spectator's
