@@ -1,6 +1,12 @@
-"""Research adapters: steps per second through each adapter against the bare engine.
+"""Research adapters: the libraries' own bars, episode lengths, overheads and search speed.
 
-Every loop plays random legal moves on the same games (deal numbers 0, 1, 2,
+First, the two bars on the adapters, side by side in one run
+(:func:`library_bars`): each PettingZoo environment against PettingZoo's own
+``connect_four_v3``, and OpenSpiel's ``rl_environment`` against the
+PettingZoo environment of the same game. Then the treasure hunt's episode
+lengths behind the adapters' research default (:func:`treasure_lengths`).
+Then steps per second through each adapter against the bare engine: every
+loop plays random legal moves on the same games (deal numbers 0, 1, 2,
 ...), so the ratio ``engine / adapter`` is the overhead of the adapter alone:
 encoding observations and masks from the view, decoding action ids, and the
 library's own bookkeeping. A second part compares search speed: iterations
@@ -11,6 +17,7 @@ same Pirámides deal with the same budget.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import statistics
 import time
@@ -38,8 +45,12 @@ def _rate(loop: Callable[[int], int], seconds: float = SECONDS) -> float:
 def engine_loop(game_id: str, players: int) -> Callable[[int], int]:
     uniform = random.Random(1).random
 
+    from pyramids.envs.defaults import research_variant
+
+    variant = research_variant(game_id)  # the game the adapters play (the treasure hunt's limit)
+
     def loop(deal: int) -> int:
-        state = new_game(game_id, players=players, seed=deal)
+        state = new_game(game_id, players=players, seed=deal, **variant)
         n = 0
         while not state.is_over:
             moves = state.legal_moves()
@@ -263,36 +274,173 @@ def mcts_rates(simulations: int = 300) -> None:
     report("OpenSpiel Python MCTSBot", {"iterations/s": theirs, "ours x": ours / theirs})
 
 
-def vector_rates(num_envs: int = 64, seconds: float = SECONDS) -> None:
-    """Engine moves per second through the vector env, and through ``SyncVectorEnv``.
+def connect_four() -> Any:
+    """PettingZoo's own ``connect_four_v3`` AEC environment, the reference of the bar.
 
-    Actions are drawn for the whole batch with one NumPy call (a random legal
-    id per row: the arg-max of uniform noise on the mask), as a training loop
-    would, so the figure is the environment's cost.
+    Its module imports pygame at the top for its pictures, which this loop
+    never draws; when pygame is not installed, an empty stand-in module takes
+    its place (the game's rules and PettingZoo's machinery are what is timed).
     """
-    import gymnasium
-    import numpy as np
+    import sys
+    import types
 
-    from pyramids.envs.gym_env import PyramidsEnv
-    from pyramids.envs.vector_env import PiramidesVectorEnv
+    if importlib.util.find_spec("pygame") is None:
+        sys.modules.setdefault("pygame", types.ModuleType("pygame"))
+    from pettingzoo.classic import connect_four_v3  # type: ignore[import-untyped]
 
-    rng = np.random.default_rng(1)
+    return connect_four_v3.env()
 
-    def run(env: Any) -> float:
-        _, info = env.reset(seed=1)
-        steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            mask = info["action_mask"]
-            actions = (rng.random(mask.shape) * mask).argmax(axis=1)
-            _, _, _, _, info = env.step(actions)
-            steps += num_envs
-        return steps / (time.perf_counter() - start)
 
-    ours = run(PiramidesVectorEnv(num_envs=num_envs))
-    sync = run(gymnasium.vector.SyncVectorEnv([PyramidsEnv for _ in range(num_envs)]))
-    report(f"piramides vector env, N={num_envs}", {"steps/s": ours})
-    report(f"SyncVectorEnv of PyramidsEnv, N={num_envs}", {"steps/s": sync, "ours x": ours / sync})
+def rl_environment_loop(game_id: str, players: int) -> Callable[[int], int]:
+    """OpenSpiel's ``rl_environment`` (its RL agents' loop): one step per action.
+
+    It observes every seat's information-state tensor after every step, as
+    OpenSpiel's DQN, policy-gradient and NFSP agents read them.
+    """
+    import pyspiel
+    from open_spiel.python import rl_environment
+
+    from pyramids.envs.openspiel_game import register
+
+    name = register(game_id)
+    uniform = random.Random(1).random
+
+    # one game and one environment, as a training run has: each reset deals the
+    # next game of the game's seeded stream (loading a game per deal would time
+    # building the codec, which a run does once)
+    env = rl_environment.Environment(pyspiel.load_game(name, {"players": players}))
+
+    def loop(deal: int) -> int:
+        step = env.reset()
+        n = 0
+        while not step.last():
+            seat = step.observations["current_player"]
+            legal = step.observations["legal_actions"][seat]
+            step = env.step([legal[int(uniform() * len(legal))]])
+            n += 1
+        return n
+
+    return loop
+
+
+def openspiel_floor_loop() -> Callable[[int], int]:
+    """``rl_environment`` over OpenSpiel's own Python tic-tac-toe: its machinery's floor.
+
+    OpenSpiel runs a Python game's observer through C++, and builds a new
+    initial state each time it needs a tensor's size (at every tensor), so
+    the loop costs this much whatever the game does; no Python game steps
+    much faster through ``rl_environment``.
+    """
+    import pyspiel
+    from open_spiel.python import rl_environment
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401  (registers the game)
+
+    env = rl_environment.Environment(pyspiel.load_game("python_tic_tac_toe"))
+    uniform = random.Random(1).random
+
+    def loop(deal: int) -> int:
+        step = env.reset()
+        n = 0
+        while not step.last():
+            seat = step.observations["current_player"]
+            legal = step.observations["legal_actions"][seat]
+            step = env.step([legal[int(uniform() * len(legal))]])
+            n += 1
+        return n
+
+    return loop
+
+
+def library_bars(rounds: int = 3) -> None:
+    """The two bars on the adapters, measured side by side in one run, ``rounds`` times.
+
+    * every PettingZoo environment steps at least as fast as PettingZoo's own
+      ``connect_four_v3`` with the same random masked policy
+      (``pettingzoo / connect_four`` >= 1);
+    * OpenSpiel's ``rl_environment`` steps at least half as fast as the
+      PettingZoo environment of the same game (``openspiel / pettingzoo``
+      >= 0.5).
+
+    Steps are agent actions. The rates alternate within each round, and the
+    median and the spread of each round's ratio are printed.
+    """
+    import importlib as _importlib
+
+    from pyramids.envs.encodings import codec_ids
+
+    print("   random masked play, agent steps per second; ratios taken round by round")
+    floor = _rate(openspiel_floor_loop())
+    report("OpenSpiel python_tic_tac_toe", {"rl_env steps/s": floor})
+    reference = aec_loop(connect_four())
+    for game_id in codec_ids():
+        players = get_game(game_id).min_players
+        module = _importlib.import_module(f"pyramids.envs.{game_id.replace('-', '_')}_v0")
+        ours = aec_loop(module.env(players=players))
+        spiel = rl_environment_loop(game_id, players)
+        rates: dict[str, list[float]] = {"connect_four": [], "pettingzoo": [], "openspiel": []}
+        for _ in range(rounds):
+            rates["connect_four"].append(_rate(reference, SECONDS / 2))
+            rates["pettingzoo"].append(_rate(ours, SECONDS / 2))
+            rates["openspiel"].append(_rate(spiel, SECONDS / 2))
+        label = f"{game_id} {players}p"
+        versus_c4 = [p / c for p, c in zip(rates["pettingzoo"], rates["connect_four"], strict=True)]
+        versus_pz = [o / p for o, p in zip(rates["openspiel"], rates["pettingzoo"], strict=True)]
+        report(f"{label} connect_four_v3", {"steps/s": statistics.median(rates["connect_four"])})
+        report(
+            f"{label} pettingzoo",
+            {
+                "steps/s": statistics.median(rates["pettingzoo"]),
+                "/ connect_four x": statistics.median(versus_c4),
+                "min": min(versus_c4),
+                "max": max(versus_c4),
+            },
+        )
+        report(
+            f"{label} openspiel rl_env",
+            {
+                "steps/s": statistics.median(rates["openspiel"]),
+                "/ pettingzoo x": statistics.median(versus_pz),
+                "min": min(versus_pz),
+                "max": max(versus_pz),
+            },
+        )
+
+
+def treasure_lengths(games: int = 12) -> None:
+    """Slides per treasure hunt: random play with and without the research limit, and agents.
+
+    The figures behind the adapters' research default
+    (:data:`pyramids.envs.defaults.TREASURE_SLIDE_LIMIT`): how long random
+    play runs when nothing bounds it, and how many slides the agents need
+    to finish a game, so that the limit cuts the first and not the second.
+    """
+    from pyramids.ai.registry import make_agent
+    from pyramids.envs.defaults import TREASURE_SLIDE_LIMIT
+
+    def slides(agent: str, players: int, limit: int) -> list[int]:
+        player = make_agent(agent, "pyramido-treasure")
+        out = []
+        for deal in range(games):
+            state = new_game("pyramido-treasure", players=players, seed=deal, slide_limit=limit)
+            rng = Rng(deal)
+            while not state.is_over:
+                state.play(player.choose(state, rng))
+            out.append(state.slides)  # type: ignore[attr-defined]  # a TreasureState
+        return sorted(out)
+
+    print(f"   treasure hunt, slides per game over {games} deals (min / median / max)")
+    for agent, players, limit in (
+        ("random", 2, 0),
+        ("random", 4, 0),
+        ("greedy", 2, 0),
+        ("greedy", 4, 0),
+        ("child", 2, 0),
+        ("child", 4, 0),
+        ("random", 2, TREASURE_SLIDE_LIMIT),
+    ):
+        counts = slides(agent, players, limit)
+        label = f"{agent} {players}p slide_limit={limit}"
+        report(label, {"min": counts[0], "median": statistics.median(counts), "max": counts[-1]})
 
 
 def main() -> None:
@@ -302,8 +450,9 @@ def main() -> None:
             f"PettingZoo machinery alone, wrapper {wrapper}",
             {"steps/s": floor, "us/step": 1e6 / floor},
         )
+    library_bars()
+    treasure_lengths()
     adapter_overheads()
-    vector_rates()
     mcts_rates()
 
 

@@ -5,10 +5,15 @@ Install with ``pip install pyramids[rl]`` (Gymnasium, PettingZoo) or
 this package, so the engine never needs NumPy.
 
 * ``pyramids.envs.encodings``: per-game action ids and observation vectors;
-* ``pyramids.envs.gym_env``: ``gymnasium.make("pyramids/Piramides-v0")``
-  (importing ``pyramids.envs`` registers it when Gymnasium is installed);
+* ``pyramids.envs.gym_env``: ``gymnasium.make("pyramids/Piramides-v0")``,
+  ``pyramids/Pyramido-v0``, ``pyramids/Pyramideto-v0`` and
+  ``pyramids/PyramidoTreasure-v0`` (importing ``pyramids.envs`` registers
+  them when Gymnasium is installed);
 * ``pyramids.envs.vector_env``: N games of Pirámides stepped together,
   ``gymnasium.make_vec("pyramids/Piramides-vector-v0", num_envs=N)``;
+* ``pyramids.envs.sb3``: that batch as a Stable-Baselines3 ``VecEnv``
+  (``MaskablePPO`` included);
+* ``pyramids.envs.defaults``: the research defaults (a bounded treasure hunt);
 * ``pyramids.envs.<game>_v0``: PettingZoo AEC environments (``env()``,
   ``raw_env()``, ``parallel_env()``);
 * ``pyramids.envs.openspiel_game``: ``pyspiel.load_game("pyramids_<game>")``.

@@ -26,10 +26,11 @@ Choices, and why (also in ``docs/adapters.md``):
 * **Observation** string: the seat's ``view`` as canonical JSON; tensor: the
   codec's vector of the same view, computed from the state by the codec's
   fast ``encode_state`` (equal to encoding the view, which a property test
-  checks, at a tenth of the cost). **Information state**: the same view plus
-  a digest (SHA-1 chain) of every view the seat has had since the deal, so two
-  histories share an information state exactly when the seat saw the same
-  things (perfect recall); its tensor is the view vector (a fixed-size tensor
+  checks), never by building the view, which costs many times more.
+  **Information state**: the same view plus a digest (SHA-1 chain) of every
+  view the seat has had since the deal, so two histories share an
+  information state exactly when the seat saw the same things (perfect
+  recall); its tensor is the view vector (a fixed-size tensor
   cannot hold a history of any length, and the digest has no tensor form).
 * **Observers** honour ``IIGObservationType.private_info``: ``SINGLE_PLAYER``
   (OpenSpiel's default) is the seat's own view; ``NONE`` is the spectator's
@@ -138,12 +139,22 @@ class _Engine:
         self._views: dict[int | None, str] = {}
         self._obs: dict[int | None, FloatArray] = {}
 
+    def _deal_number(self) -> int:
+        """This game's deal number, drawn from the game on first use."""
+        if self._deal_no < 0:
+            assert self._dealer is not None
+            self._deal_no = self._dealer.next_deal()
+        return self._deal_no
+
+    def _unplayed(self) -> bool:
+        """Whether this is a dealer's game still at its first position (cached views apply)."""
+        return self._dealer is not None and (self._state is None or self._state.ply == 0)
+
     @property
     def state(self) -> State[Any]:
         if self._state is None:
             assert self._dealer is not None
-            self._deal_no = self._dealer.next_deal()
-            self._state = state = self._dealer.deal_state(self._deal_no)
+            self._state = state = self._dealer.deal_state(self._deal_number())
             # every seat's chain (and the spectator's, last) starts from the deal's view
             self._digests = ("",) * (state.players + 1)
             self._pending = (None, state.copy())
@@ -159,13 +170,13 @@ class _Engine:
         """The current view of ``seat`` as canonical JSON (cached until the next move)."""
         text = self._views.get(seat)
         if text is None:
-            state = self.state
-            if self._dealer is not None and state.ply == 0:
+            if self._unplayed():
+                assert self._dealer is not None
                 text = self._dealer.first_position(
-                    ("json", self._deal_no, seat), lambda: _view_json(state, seat)
+                    ("json", self._deal_number(), seat), lambda: _view_json(self.state, seat)
                 )
             else:
-                text = _view_json(state, seat)
+                text = _view_json(self.state, seat)
             self._views[seat] = text
         return text
 
@@ -173,21 +184,24 @@ class _Engine:
         """The codec's vector of ``seat``'s view now (``None``: the spectator's; cached)."""
         obs = self._obs.get(seat)
         if obs is None:
-            state = self.state
             encode = codec.observations.encode_state
-            if self._dealer is not None and state.ply == 0:
+            if self._unplayed():
+                # OpenSpiel observes a throwaway initial state for every tensor it is
+                # asked for: the cache answers it without dealing that game at all
+                assert self._dealer is not None
                 obs = self._dealer.first_position(
-                    ("obs", self._deal_no, seat), lambda: encode(state, seat)
+                    ("obs", self._deal_number(), seat), lambda: encode(self.state, seat)
                 )
             else:
-                obs = encode(state, seat)
+                obs = encode(self.state, seat)
             self._obs[seat] = obs
         return obs
 
     def __del__(self) -> None:
         # An unplayed, uncopied deal goes back to the game (see the class docstring).
         dealer, state = self._dealer, self._state
-        if dealer is not None and state is not None and not self._shared and state.ply == 0:
+        unplayed = state is None or state.ply == 0
+        if dealer is not None and self._deal_no >= 0 and not self._shared and unplayed:
             dealer.give_back(self._deal_no)
 
     @property

@@ -169,6 +169,8 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self._np_random, _ = seeding.np_random(None)
         self._state: State[Any] | None = None
+        #: every seat's score after the last move (the next move's reward starts from it)
+        self._scores: list[int] = []
         self._steps = 0
         #: the seat selected next in "rotate" order
         self._turn = 0
@@ -225,6 +227,7 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
         if deal is None:
             deal = int(self._np_random.integers(0, 2**32))
         self._state = self.game.new(players=self.codec.players, seed=int(deal), **self.variant)
+        self._scores = self._state.scores()
         self._steps = 0
         self._turn = 0
         self.agents = list(self.possible_agents)
@@ -297,10 +300,12 @@ class PyramidsAECEnv(AECEnv):  # type: ignore[misc]
     def _play(self, move: Any) -> None:
         """Play a legal ``move`` and add the rewards it brings to ``self.rewards``."""
         state = self.game_state
-        before = state.scores()
         state.play(move)
         if self.reward_kind == "score":
-            after = state.scores()
+            # the scores after the last move are this move's "before" (the engine
+            # state changes only here), so each move asks the game for them once
+            before = self._scores
+            self._scores = after = state.scores()
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] += float(after[s] - before[s])
         if state.is_over:

@@ -57,6 +57,8 @@ from pyramids.envs.text import view_text
 from pyramids.games.piramides.game import PiramidesState
 
 VECTOR_ENV_ID = "pyramids/Piramides-vector-v0"
+#: how many move sets' masks a vector environment remembers (then it starts again)
+_KNOWN_MASKS = 1 << 14
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
@@ -120,6 +122,8 @@ class PiramidesVectorEnv(VectorEnv):
         self._steps: list[int] = []
         self._ended: list[bool] = []
         self._no_moves = bytes(n_actions)
+        #: legal moves -> mask bytes: a few hundred move sets make up most positions
+        self._known_masks: dict[tuple[Any, ...], bytes] = {}
         #: per action id, its move (Pirámides' ids name the same move in every state)
         sample = self.game.new(seed=0, **self.variant)
         self._moves: list[Any] = [self.codec.actions.decode(sample, a) for a in range(n_actions)]
@@ -202,6 +206,7 @@ class PiramidesVectorEnv(VectorEnv):
         n_actions = self.codec.actions.num_actions
         moves = self._moves
         legal_bytes = self.codec.actions.legal_bytes
+        known = self._known_masks
         write = self._batch.write
         masks, scores, steps, ended = self._masks, self._scores, self._steps, self._ended
         rewards = [0.0] * n
@@ -224,7 +229,16 @@ class PiramidesVectorEnv(VectorEnv):
                 scores[i] = score
                 write(i, state)
                 over = state.is_over
-                masks[i] = self._no_moves if over else legal_bytes(state)
+                if over:
+                    masks[i] = self._no_moves
+                else:
+                    key = tuple(state.legal_moves())
+                    mask = known.get(key)
+                    if mask is None:
+                        if len(known) >= _KNOWN_MASKS:
+                            known.clear()
+                        mask = known[key] = legal_bytes(state)
+                    masks[i] = mask
             else:
                 rewards[i] = self.illegal_reward
                 illegal[i] = True

@@ -192,6 +192,18 @@ class ObservationCodec(ABC):
         """Number of values in an observation."""
         return int(np.prod(self.shape))
 
+    @abstractmethod
+    def index_names(self) -> list[str]:
+        """What each value means, one name per index (``names[i]`` for ``obs[i]``).
+
+        The machine-readable form of the layout in the codec's docstring, for
+        people reading a trained policy's weights or building features.
+        Names are ``part.subpart=value`` for a one-hot value and
+        ``part.subpart`` for a flag or a scaled number; seats are counted
+        from the observer (``seat+0`` is the observer itself), as the
+        vector orders them. A test checks the names against encoded vectors.
+        """
+
 
 @dataclass(frozen=True)
 class GameCodec:
@@ -209,6 +221,11 @@ class GameCodec:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameCodec:
         """Codecs are immutable: a deep copy (OpenSpiel clones states so) is the codec itself."""
         return self
+
+
+def one_hot_names(prefix: str, values: Iterable[object]) -> list[str]:
+    """``prefix=value`` for each value of a one-hot group."""
+    return [f"{prefix}={v}" for v in values]
 
 
 def vector(size: int, ones: list[int], scalars: list[tuple[int, float]]) -> FloatArray:

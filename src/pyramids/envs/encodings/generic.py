@@ -91,6 +91,10 @@ class GenericObservations(ObservationCodec):
 
     shape = (WIDTH,)
 
+    def index_names(self) -> list[str]:
+        """Each value is a bucket of hashed view leaves (``path=value``): no fixed meaning."""
+        return [f"leaf_hash[{k}]" for k in range(WIDTH)]
+
     def encode(self, view: View) -> FloatArray:
         out = np.zeros(WIDTH, dtype=np.float32)
         flags = [zlib.crc32(leaf.encode()) % WIDTH for leaf in _leaves(dict(view), "")]

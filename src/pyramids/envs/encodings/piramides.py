@@ -43,6 +43,7 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    one_hot_names,
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.piramides.cards import JOKER, RANK_CHARS
@@ -121,6 +122,15 @@ class PiramidesObservations(ObservationCodec):
         # count is at least 0; min() clips at 1, as OneHot.scalar does
         tops = (stock, positions + jokers, jokers, rounds)
         self._scales = tuple(1.0 / top if top > 0 else 0.0 for top in tops)
+
+    def index_names(self) -> list[str]:
+        names: list[str] = []
+        for p in range(self.positions):
+            at = f"position[{p}]"
+            names += [f"{at}.there", f"{at}.free", f"{at}.face_down"]
+            names += one_hot_names(f"{at}.rank", RANK_CHARS)
+        names += [*one_hot_names("waste.rank", RANK_CHARS), "waste.joker"]
+        return [*names, "stock_left", "run", "jokers_left", "round"]
 
     def encode(self, view: View) -> FloatArray:
         pyramid = view["pyramid"]

@@ -40,6 +40,7 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    one_hot_names,
     vector,
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
@@ -102,6 +103,20 @@ class PyramidetoObservations(ObservationCodec):
         self.turn_limit = turn_limit
         size = PIECES * _SLOT + PIECES + CARDS + players * CARDS + players + 2 + players + 1
         self.shape = (size,)
+
+    def index_names(self) -> list[str]:
+        n = self.players
+        names: list[str] = []
+        for p in range(PIECES):
+            names += one_hot_names(f"piece[{CODES[p]}].on", ("table", *CODES))
+        names += [f"last_group[{code}]" for code in CODES]
+        names += [f"hand[{goal.id}]" for goal in GOALS]
+        for k in range(n):
+            names += [f"seat+{k}.displayed[{goal.id}]" for goal in GOALS]
+        names += [f"seat+{k}.hand_size" for k in range(n)]
+        names += ["deck", "ply"]
+        names += [f"seat+{k}.to_move" for k in range(n)]
+        return [*names, "is_over"]
 
     def encode(self, view: View) -> FloatArray:
         n = self.players

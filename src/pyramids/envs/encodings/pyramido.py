@@ -59,6 +59,7 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    one_hot_names,
 )
 from pyramids.envs.encodings.raster import canvas, rect
 from pyramids.games.pyramido.dominoes import COLOUR_LETTERS, COLOURS, DOMINOES, QUARTERS
@@ -227,6 +228,15 @@ class PyramidoActions(ActionCodec):
         return f"fill cell {cell} with a {COLOURS[colour]} card, jewel {QUARTERS[quarter]}"
 
 
+def _domino_names(prefix: str) -> list[str]:
+    """The names of :func:`_domino`'s 20 values."""
+    names: list[str] = []
+    for block in "AB":
+        names += one_hot_names(f"{prefix}.block{block}.colour", COLOUR_LETTERS)
+        names += [f"{prefix}.block{block}.jewel[{q}]" for q in QUARTERS]
+    return names
+
+
 def _domino(out: OneHot, domino: Any) -> None:
     """Two blocks × (colour one-hot + jewel quarter flags); all zero for no domino."""
     blocks = domino["blocks"] if domino else [None, None]
@@ -266,6 +276,31 @@ class PyramidoObservations(ObservationCodec):
         self._buffers: dict[int, _Buffer] = {}
         #: where the shared part's values lie (after the seats' parts)
         self._tables = _SharedTables(players * per_seat)
+
+    def index_names(self) -> list[str]:
+        n = self.players
+        names: list[str] = []
+        for k in range(n):
+            seat = f"seat+{k}"
+            for y in range(QUARTER_SIZE):
+                for x in range(QUARTER_SIZE):
+                    at = f"{seat}.quarter[{y},{x}]"
+                    names += one_hot_names(f"{at}.colour", COLOUR_LETTERS)
+                    names += [f"{at}.jewel", f"{at}.floor", f"{at}.gem"]
+            names += [f"{seat}.gems_unused[{c}]" for c in COLOUR_LETTERS]
+            names += [f"{seat}.cards_unused[{k2}]" for k2 in range(3)]
+            names += [f"{seat}.out", f"{seat}.floor_done", f"{seat}.floor_score", f"{seat}.score"]
+        names += one_hot_names("floor", range(1, 5))
+        names += one_hot_names("step", STEPS)
+        names += one_hot_names("empty_slot", range(1, 4))
+        names += _domino_names("placed")
+        names += one_hot_names("placed.gem_on", "AB")
+        names.append("fill_cards_laid")
+        for slot in range(3):
+            names += [f"quarry[{slot}].present", *_domino_names(f"quarry[{slot}]")]
+        for t in range(4):
+            names += [f"stack[{t}].size", *_domino_names(f"stack[{t}].top")]
+        return names + [f"seat+{k}.to_move" for k in range(n)]
 
     def _top_view(self, pyramid: Any) -> FloatArray:
         top = pyramid["top_view"]

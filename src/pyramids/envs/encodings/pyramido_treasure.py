@@ -54,6 +54,7 @@ from pyramids.envs.encodings.base import (
     ObservationCodec,
     OneHot,
     View,
+    one_hot_names,
 )
 from pyramids.envs.encodings.raster import canvas, rect, text
 from pyramids.games.pyramido_treasure.board import SPOTS
@@ -77,6 +78,7 @@ from pyramids.games.pyramido_treasure.treasures import (
     N_CARD_TYPES,
     N_TREASURES,
     TOKEN_BY_NAME,
+    TOKEN_NAMES,
     TREASURE_CARD_TYPES,
     TREASURES,
     card_points,
@@ -183,6 +185,32 @@ class TreasureObservations(ObservationCodec):
         #: per observer seat, its last observation (see ``encode_state``)
         self._seen: dict[int, _Seen] = {}
         self._ages = np.empty(SPOTS, dtype=np.float32)
+
+    def index_names(self) -> list[str]:
+        n = self.players
+        seats = [f"seat+{k}" for k in range(n)]
+        treasures = [t.name for t in TREASURES]
+        names: list[str] = []
+        for spot in range(SPOTS):
+            names += one_hot_names(f"spot[{spot}].token", TOKEN_NAMES)
+            names += [f"spot[{spot}].gap", f"spot[{spot}].revealed_ago"]
+        for field in range(N_TREASURES):
+            names += one_hot_names(f"field[{field}].treasure", treasures)
+        names += one_hot_names("phase", PHASE_NAMES)
+        names += one_hot_names("search.card", CARD_NAMES)
+        names += [f"{seat}.owns_search" for seat in seats]
+        names += [f"{seat}.to_move" for seat in seats]
+        names += [f"{seat}.eliminated" for seat in seats]
+        names += [f"event.named[{t}]" for t in treasures]
+        names += [f"event.revealed[{t}]" for t in treasures]
+        names += [f"event.may_give[{c}]" for c in CARD_NAMES]
+        names += [f"{seat}.involved" for seat in seats]
+        names += one_hot_names("deck", range(1, 4))
+        names += [f"deck[{d + 1}].left" for d in range(len(DECKS))]
+        names += [f"deck_left[{c}]" for c in CARD_NAMES]
+        for seat in seats:
+            names += [f"{seat}.hand[{c}]" for c in CARD_NAMES]
+        return names + [f"{seat}.score" for seat in seats]
 
     def encode(self, view: View) -> FloatArray:
         n = self.players
