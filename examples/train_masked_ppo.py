@@ -12,7 +12,7 @@ Needs PyTorch, which Pyramids does not install:
 it the script says so and stops.
 
 Run: ``.venv/bin/python examples/train_masked_ppo.py [timesteps]``
-(the default 200,000 steps take a few minutes on one core).
+(200,000 steps by default; the policy is small, a CPU is enough).
 """
 
 from __future__ import annotations
