@@ -532,7 +532,17 @@ def recap(session: Session, seat: int) -> None:
 
 
 def help_text(session: Session) -> RenderableType:
-    """The per-game help: goal, what one may type now (real moves), commands, board key."""
+    """The per-game help: goal, what one may type now (real moves), commands, board key.
+
+    Built when printed, so that the key shows the board's symbols as the board
+    shows them (letters and marks where the terminal has no colour).
+    """
+    from pyramids.text.colour import ByColour
+
+    return ByColour(lambda: _help_parts(session))
+
+
+def _help_parts(session: Session) -> RenderableType:
     state = session.state
     hooks = session.hooks
     seat = state.current_player

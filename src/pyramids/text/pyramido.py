@@ -19,6 +19,7 @@ from rich.text import Text
 
 from pyramids.games.pyramido.geometry import FRAME, fits
 from pyramids.i18n import N_
+from pyramids.text.colour import plain
 from pyramids.text.language import _, tr
 
 BG = {
@@ -42,8 +43,10 @@ def domino_text(d: dict[str, Any] | None) -> Text:
     for row in (("tl", "tr"), ("bl", "br")):
         for blk in d["blocks"]:
             style = f"bold white on {BG[blk['colour']]}"
+            letter = LETTER[blk["colour"]] if plain() else ""
             for q in row:
-                t.append("◆ " if q in blk["jewels"] else "  ", style=style)
+                shown = "◆ " if q in blk["jewels"] else "  "
+                t.append(letter + shown[0] if letter else shown, style=style)
             t.append(" ")
         t.append("\n")
     return t
@@ -146,6 +149,8 @@ def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
             else:
                 floor = tv["floor"][y][x]
                 chars[(x, y)] = ("  " if floor == "1" else f"{floor} ", f"grey70 on {bg}")
+            if plain():  # no colour: the block's colour letter, then what is on it
+                chars[(x, y)] = (letter + chars[(x, y)][0][0], chars[(x, y)][1])
     for gem in pyr["gems_placed"]:
         qx, qy = gem["quarter"]
         first = chars.get((qx, qy), ("  ", ""))[0][0]
