@@ -18,6 +18,7 @@ import typer
 
 from pyramids.cli.common import (
     _,
+    check_input_file,
     check_output_file,
     fail,
     get_console,
@@ -255,6 +256,7 @@ def run_review(
         seat -= 1  # players count seats from 1, as the default names do
     if jobs < 1:
         raise fail(_("--jobs must be at least 1"))
+    check_input_file(file)
     # every output is checked before the review, which may take minutes
     if plot is not None:
         check_output_file(plot, "--plot")

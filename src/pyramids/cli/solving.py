@@ -18,7 +18,15 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from pyramids.cli.common import _, check_output_file, fail, get_console, progress_bar, reason
+from pyramids.cli.common import (
+    _,
+    check_input_file,
+    check_output_file,
+    fail,
+    get_console,
+    progress_bar,
+    reason,
+)
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -215,10 +223,13 @@ def run_solve(
             title = f"PySolFC golf deal {pysol_deal}"
         else:
             assert file is not None
+            check_input_file(file)
             try:
                 text = file.read_text(encoding="utf-8")
-            except OSError as e:
-                raise fail(f"cannot read {file}: {e.strerror}") from None
+            except (OSError, UnicodeDecodeError) as e:
+                raise fail(
+                    _("cannot read {path}: {reason}", path=str(file), reason=reason(e))
+                ) from None
             if format == "board":
                 pos = parse_board(text, wrap=eff_wrap, strict=strict)
             else:

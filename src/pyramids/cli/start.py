@@ -17,6 +17,7 @@ from rich.text import Text
 
 from pyramids.cli.common import (
     _,
+    check_input_file,
     check_output_file,
     fail,
     get_console,
@@ -123,6 +124,7 @@ def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None, Any]:
     from pyramids.engine.records import replay
 
     assert request.resume is not None
+    check_input_file(request.resume)
     try:
         state = replay(request.resume)
         record = json.loads(request.resume.read_text(encoding="utf-8"))
