@@ -67,7 +67,45 @@ def _value_heading(result: Review) -> str:
 
 
 def decisions_table(result: Review) -> Any:
-    """The decisions as one Rich table: move, grade, values before and after, the better move."""
+    """The decisions as one Rich table: move, grade, values before and after, the better move.
+
+    A narrow terminal (or a language with long headers) gets a compact table,
+    values as "before → after" under short headers, rather than columns cut
+    short with "…".
+    """
+    from pyramids.text.colour import Fitted
+
+    return Fitted(lambda: _wide_decisions(result), lambda: _narrow_decisions(result))
+
+
+def _narrow_decisions(result: Review) -> Any:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    several = len(result.seats) > 1
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    if several:
+        table.add_column(_("player"))
+    table.add_column(_("played"))
+    table.add_column(_("grade"))
+    table.add_column("%", justify="right", no_wrap=True)
+    table.add_column(_("better move"))
+    for d in result.decisions:
+        flagged = d.grade != "good"
+        row = [str(d.number), *([escape(result.players[d.seat])] if several else [])]
+        row += [
+            d.move,
+            f"[{GRADE_STYLE.get(d.grade, '')}]{grade_name(d.grade)}[/]",
+            f"{100 * d.value:.0f}→{100 * d.played:.0f}",
+            d.best if flagged else "",
+        ]
+        table.add_row(*row)
+    return table
+
+
+def _wide_decisions(result: Review) -> Any:
     from rich import box
     from rich.markup import escape
     from rich.table import Table

@@ -57,3 +57,35 @@ class ByColour:
         from rich.measure import Measurement
 
         return Measurement.get(console, options, self._built(console))
+
+
+class Fitted:
+    """The first of several drawings that fits the width it is printed in (else the last).
+
+    A table that Rich squeezes cuts its headers and cells with ``…`` ("Pla…"
+    for Place); a narrow terminal gets a drawing made for it instead, with
+    shorter headers or fewer columns, whole.
+    """
+
+    def __init__(self, *draws: Callable[[], RenderableType]) -> None:
+        self.draws = draws
+
+    def _chosen(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        # a drawing is tried at the width it gets: one that Rich had to cut short
+        # (a "…" in a header or a cell) gives way to the next
+        for draw in self.draws[:-1]:
+            candidate = draw()
+            lines = console.render_lines(candidate, options, pad=False)
+            if not any("…" in segment.text for line in lines for segment in line):
+                return candidate
+        return self.draws[-1]()
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
+        yield self._chosen(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.measure import Measurement
+
+        return Measurement.get(console, options, self._chosen(console, options))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -288,8 +289,42 @@ def render(view: View) -> RenderableType:
     return Group(*parts)
 
 
-def summary(view: View) -> Table:
-    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end)."""
+def summary(view: View) -> RenderableType:
+    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end).
+
+    A narrow terminal gets each floor's points only, under the floor's number,
+    rather than every header cut short ("Pla…").
+    """
+    from pyramids.text.colour import Fitted
+
+    return Fitted(lambda: _wide_summary(view), lambda: _narrow_summary(view))
+
+
+def _narrow_summary(view: View) -> Table:
+    over = view["is_over"]
+    table = Table(
+        title=_("Pyramido result"),
+        caption=_("1 2 3 4: the points of each floor"),
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column(_("Player"), no_wrap=True)
+    for f in range(1, 5):
+        table.add_column(str(f), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True)
+    if over:
+        table.add_column(_("Place"), justify="right", no_wrap=True)
+    for p, pyr in enumerate(view["pyramids"]):
+        floors: list[str | Text] = [str(fs["total"]) for fs in pyr["floor_scores"]]
+        if pyr["out"] and len(floors) < 4:
+            floors.append(Text("×", style="red"))
+        floors += [""] * (4 - len(floors))
+        place = [str(view["ranking"][p])] if over else []
+        table.add_row(view["names"][p], *floors, str(view["scores"][p]), *place)
+    return table
+
+
+def _wide_summary(view: View) -> Table:
     table = Table(
         title=_("Pyramido result"),
         caption=_("floor score = each marked area (colour, visible jewels) + Mino bonus"),
