@@ -19,10 +19,8 @@ from tests.review.positions import pyramideto_immediate_win
 
 
 @pytest.fixture
-def finnish() -> object:
-    set_language("fi")
-    yield None
-    set_language("en")
+def finnish() -> None:
+    set_language("fi")  # tests/cli/conftest.py restores the language after the test
 
 
 def _finished_pyramido() -> dict[str, object]:
