@@ -67,8 +67,10 @@ class Fitted:
     shorter headers or fewer columns, whole.
     """
 
-    def __init__(self, *draws: Callable[[], RenderableType]) -> None:
+    def __init__(self, *draws: Callable[[], RenderableType], height: bool = False) -> None:
         self.draws = draws
+        #: also give way when taller than the terminal (a turn whose top would scroll away)
+        self.height = height
 
     def _chosen(self, console: Console, options: ConsoleOptions) -> RenderableType:
         # a drawing is tried at the width it gets: one that Rich had to cut short
@@ -76,8 +78,12 @@ class Fitted:
         for draw in self.draws[:-1]:
             candidate = draw()
             lines = console.render_lines(candidate, options, pad=False)
-            if not any("…" in segment.text for line in lines for segment in line):
-                return candidate
+            if any("…" in segment.text for line in lines for segment in line):
+                continue
+            short = console.is_terminal and len(lines) > console.height - 2  # and the prompt
+            if self.height and short:
+                continue
+            return candidate
         return self.draws[-1]()
 
     def __rich_console__(
