@@ -73,7 +73,8 @@ def check_save_path(path: Path, resume: Path | None = None) -> None:
     question = _("{path} exists. Replace it?", path=str(path))
     if interactive():
         try:
-            if is_yes(input(f"{question} {_('[y/N]')} ")):
+            choices = _("[y/N]")
+            if is_yes(input(f"{question} {choices} ")):
                 return
         except (EOFError, KeyboardInterrupt):
             get_console().print()

@@ -1,0 +1,55 @@
+"""The reports and errors of simulate, solve and arena speak the player's language."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from pyramids import i18n
+from pyramids.cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "czech"),
+    [
+        (["simulate", "piramides", "--games", "0"], "Chyba: --games musí být alespoň 1"),
+        (["arena", "piramides", "--agents", "random", "--jobs", "0"], "--jobs musí být alespoň 1"),
+        (["solve", "golf", "--deal", "-1"], "--deal musí být 0 nebo víc"),
+        (["solve", "pyramid", "--deal", "1", "--strict"], "--strict je pravidlo golfu"),
+    ],
+)
+def test_errors_are_translated(args: list[str], czech: str) -> None:
+    result = runner.invoke(app, ["--lang", "cs", *args])
+    assert result.exit_code == 2 and czech in result.output, result.output
+
+
+def test_the_simulate_report_is_translated() -> None:
+    result = runner.invoke(
+        app, ["--lang", "es", "simulate", "pyramideto", "--games", "2", "--agent", "random"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 partidas de pyramideto" in result.output and "media" in result.output
+
+
+def test_a_czech_goal_is_named_without_a_case_error() -> None:
+    told = i18n.translator("cs").gettext(
+        "{player} displays {goal} ({frame} frame); goals shown: {n}.",
+        player="Hráč 1",
+        goal="Vlajka Kolumbie",
+        frame="fialový",
+        n=1,
+    )
+    assert "vykládá cíl Vlajka Kolumbie" in told, told
+
+
+def test_notation_errors_point_to_what_an_installed_player_has() -> None:
+    import pyramids
+
+    state = pyramids.new_game("pyramido", players=2, seed=1)
+    with pytest.raises(pyramids.PyramidsError) as caught:
+        state.parse_move("nonsense")
+    for lang in ("en", "cs", "es", "fi", "pt"):
+        said = i18n.translator(lang).error(caught.value)
+        assert "docs/notation.md" not in said, said
