@@ -53,3 +53,17 @@ def test_notation_errors_point_to_what_an_installed_player_has() -> None:
     for lang in ("en", "cs", "es", "fi", "pt"):
         said = i18n.translator(lang).error(caught.value)
         assert "docs/notation.md" not in said, said
+
+
+def test_the_solve_and_arena_reports_are_translated() -> None:
+    solved = runner.invoke(app, ["--lang", "fi", "solve", "golf", "--deals", "1..3"])
+    assert solved.exit_code == 0, solved.output
+    text = " ".join(solved.output.split())
+    assert "voitettavissa" in text and "golf, jaot 1..3 — tila clear, kierto oletuksena" in text
+    one = runner.invoke(app, ["--lang", "pt", "solve", "golf", "--deal", "3", "--no-wrap"])
+    assert "veredito" in one.output and "volta desligada" in one.output, one.output
+    arena = runner.invoke(
+        app, ["--lang", "es", "arena", "piramides", "--agents", "random", "--games", "2"]
+    )
+    assert arena.exit_code == 0, arena.output
+    assert "piramides: 2 repartos, semilla 0" in arena.output and "agente" in arena.output

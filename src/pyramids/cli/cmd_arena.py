@@ -19,6 +19,7 @@ from pyramids.cli.common import (
     parse_options,
     progress_bar,
     reason,
+    tr,
 )
 
 if TYPE_CHECKING:
@@ -43,32 +44,47 @@ def summary_tables(
     the agents again: a cell is never cut short.
     """
     solitaire = config.seat_count() == 1
-    unit = "deals" if solitaire else "games"
     count = played // len(config.agents) if solitaire else played
-    title = f"{config.game_id}: {count} {unit}, seed {config.seed}"
+    if solitaire:
+        title = tr().ngettext(
+            "{game}: {n} deal, seed {seed}",
+            "{game}: {n} deals, seed {seed}",
+            count,
+            game=config.game_id,
+            seed=config.seed,
+        )
+    else:
+        title = tr().ngettext(
+            "{game}: {n} game, seed {seed}",
+            "{game}: {n} games, seed {seed}",
+            count,
+            game=config.game_id,
+            seed=config.seed,
+        )
     agents = [s.agent for s in summary]
-    win = "best on deal %" if solitaire else "win %"
+    win = _("best on deal %") if solitaire else _("win %")
+    interval = _("95% CI")
     columns: list[tuple[str, list[str], bool]] = [
         (
             win,
             ["–" if math.isnan(s.win_rate) else f"{100 * s.win_rate:.0f}" for s in summary],
             True,
         ),
-        ("95% CI", [_span(100 * s.win_low, 100 * s.win_high) for s in summary], True),
-        ("mean score", [_fmt(s.mean_score) for s in summary], True),
-        ("95% CI", [_span(s.score_low, s.score_high, 1) for s in summary], True),
+        (interval, [_span(100 * s.win_low, 100 * s.win_high) for s in summary], True),
+        (_("mean score"), [_fmt(s.mean_score) for s in summary], True),
+        (interval, [_span(s.score_low, s.score_high, 1) for s in summary], True),
     ]
     if not solitaire:
-        columns.append(("mean place", [_fmt(s.mean_rank, 2) for s in summary], True))
+        columns.append((_("mean place"), [_fmt(s.mean_rank, 2) for s in summary], True))
     columns += [
         ("Elo", ["–" if math.isnan(s.elo) else f"{s.elo:.0f}" for s in summary], True),
-        ("95% CI", [_span(s.elo_low, s.elo_high) for s in summary], True),
+        (interval, [_span(s.elo_low, s.elo_high) for s in summary], True),
     ]
     for key in sorted({k for s in summary for k in s.extra}):
         columns.append((key, [_fmt(s.extra.get(key, math.nan), 2) for s in summary], True))
-    columns.append(("s/move", [f"{s.mean_move_seconds:.3f}" for s in summary], True))
-    columns.append(("max s", [f"{s.max_move_seconds:.2f}" for s in summary], True))
-    return fit_tables(title, ("agent", agents), columns, width)
+    columns.append((_("s/move"), [f"{s.mean_move_seconds:.3f}" for s in summary], True))
+    columns.append((_("max s"), [f"{s.max_move_seconds:.2f}" for s in summary], True))
+    return fit_tables(title, (_("agent"), agents), columns, width)
 
 
 def register(app: typer.Typer) -> None:
