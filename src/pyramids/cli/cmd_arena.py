@@ -21,6 +21,7 @@ from pyramids.cli.common import (
     reason,
     tr,
 )
+from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig
@@ -90,45 +91,53 @@ def summary_tables(
 def register(app: typer.Typer) -> None:
     """Add the ``arena`` command to the ``pyramids`` app."""
 
-    @app.command("arena")
+    @app.command(
+        "arena", help=N_("Play seat-rotated games between agents; print win rates, scores and Elo.")
+    )
     def arena_cmd(
-        game: Annotated[str, typer.Argument(help="game id, see `pyramids games`")],
+        game: Annotated[str, typer.Argument(help=N_("game id, see `pyramids games`"))],
         agents: Annotated[
             str,
             typer.Option(
-                help="comma-separated agents; options after colons, "
-                "e.g. mcts:level=hard,greedy,random"
+                help=N_(
+                    "comma-separated agents; options after colons, "
+                    "e.g. mcts:level=hard,greedy,random"
+                )
             ),
         ],
         games: Annotated[
-            int, typer.Option(help="games to play (solitaire: deals, each played by every agent)")
+            int,
+            typer.Option(help=N_("games to play (solitaire: deals, each played by every agent)")),
         ] = 100,
-        seed: Annotated[int, typer.Option(help="arena seed: deal k uses seed+k")] = 0,
-        jobs: Annotated[int, typer.Option(help="parallel processes")] = 1,
+        seed: Annotated[int, typer.Option(help=N_("arena seed: deal k uses seed+k"))] = 0,
+        jobs: Annotated[int, typer.Option(help=N_("parallel processes"))] = 1,
         players: Annotated[
-            int | None, typer.Option(help="players per game (default: one per agent)")
+            int | None, typer.Option(help=N_("players per game (default: one per agent)"))
         ] = None,
         option: Annotated[
-            list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
+            list[str] | None, typer.Option("--option", "-o", help=N_("variant option name=value"))
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option(help="folder for summary.json, summary.csv, games.csv (and plots)"),
+            typer.Option(help=N_("folder for summary.json, summary.csv, games.csv (and plots)")),
         ] = None,
         plot: Annotated[
-            bool, typer.Option("--plot", help="also draw ratings.png and scores.png (needs --out)")
+            bool,
+            typer.Option("--plot", help=N_("also draw ratings.png and scores.png (needs --out)")),
         ] = False,
         records: Annotated[
-            Path | None, typer.Option(help="folder to save every game's record in")
+            Path | None, typer.Option(help=N_("folder to save every game's record in"))
         ] = None,
-        resamples: Annotated[int, typer.Option(help="bootstrap resamples for Elo")] = 200,
+        resamples: Annotated[int, typer.Option(help=N_("bootstrap resamples for Elo"))] = 200,
         ray: Annotated[
             str | None,
             typer.Option(
                 "--ray",
                 metavar="ADDRESS",
-                help="play the games as Ray tasks on a cluster: its head's HOST:PORT, "
-                "auto, or local (extra 'cluster'; see docs/deploy.md)",
+                help=N_(
+                    "play the games as Ray tasks on a cluster: its head's HOST:PORT, "
+                    "auto, or local (extra 'cluster'; see docs/deploy.md)"
+                ),
             ),
         ] = None,
     ) -> None:

@@ -26,6 +26,7 @@ from pyramids.cli.common import (
     record_reason,
     tr,
 )
+from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.review import Decision, Review
@@ -352,27 +353,33 @@ def run_review(
 def register(app: typer.Typer) -> None:
     """Add the ``review`` command to the ``pyramids`` app."""
 
-    @app.command("review")
+    @app.command(
+        "review",
+        help=N_(
+            "Review a recorded game: each decision graded, with the better move and a summary."
+        ),
+    )
     def review_cmd(
-        file: Annotated[Path, typer.Argument(help="a game record (JSON)", metavar="FILE")],
+        file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"), metavar="FILE")],
         seat: Annotated[
             int | None,
-            typer.Option(help="review only this player (1 = first seat); default: everyone"),
+            typer.Option(help=N_("review only this player (1 = first seat); default: everyone")),
         ] = None,
         budget: Annotated[
             str,
             typer.Option(
-                help="quick, normal or deep, or search iterations per decision",
+                help=N_("quick, normal or deep, or search iterations per decision"),
                 metavar="BUDGET",
             ),
         ] = "normal",
-        seed: Annotated[int, typer.Option(help="seed of the review's sampling")] = 0,
-        jobs: Annotated[int, typer.Option(help="processes (same result)")] = 1,
+        seed: Annotated[int, typer.Option(help=N_("seed of the review's sampling"))] = 0,
+        jobs: Annotated[int, typer.Option(help=N_("processes (same result)"))] = 1,
         plot: Annotated[
-            Path | None, typer.Option(help="write a PNG of the evaluation here", metavar="FILE")
+            Path | None, typer.Option(help=N_("write a PNG of the evaluation here"), metavar="FILE")
         ] = None,
         save: Annotated[
-            Path | None, typer.Option("--json", help="save the review as JSON here", metavar="FILE")
+            Path | None,
+            typer.Option("--json", help=N_("save the review as JSON here"), metavar="FILE"),
         ] = None,
     ) -> None:
         """Review a recorded game: each decision graded, with the better move and a summary."""
