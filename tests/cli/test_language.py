@@ -18,6 +18,8 @@ runner = CliRunner()
         (["arena", "piramides", "--agents", "random", "--jobs", "0"], "--jobs musí být alespoň 1"),
         (["solve", "golf", "--deal", "-1"], "--deal musí být 0 nebo víc"),
         (["solve", "pyramid", "--deal", "1", "--strict"], "--strict je pravidlo golfu"),
+        (["solve", "hexagon"], "neznámé rozložení 'hexagon'"),
+        (["solve", "golf", "--deals", "5..1"], "'5..1' není rozsah rozdání"),
     ],
 )
 def test_errors_are_translated(args: list[str], czech: str) -> None:

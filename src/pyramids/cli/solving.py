@@ -161,11 +161,17 @@ def run_solve(
 ) -> None:
     """What ``pyramids solve`` does with its options (see the module docstring)."""
     if layout not in LAYOUTS:
-        raise fail(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+        raise fail(
+            _(
+                "unknown layout {layout}; layouts: {layouts}",
+                layout=repr(layout),
+                layouts=", ".join(LAYOUTS),
+            )
+        )
     if mode not in MODES:
-        raise fail(f"--mode must be one of {', '.join(MODES)}")
+        raise fail(_("--mode must be one of {modes}", modes=", ".join(MODES)))
     if format not in ("cards", "board"):
-        raise fail("--format must be cards or board")
+        raise fail(_("--format must be cards or board"))
     if board is not None:
         file, format = board, "board"
     sources = [x is not None for x in (deal, deals, file, pysol_deal, pysol_deals)]
@@ -198,9 +204,9 @@ def run_solve(
     if export_board is not None and str(export_board) != "-":
         check_output_file(export_board, "--export-board")
     if jokers is not None and layout != "pyramid":
-        raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
+        raise fail(_("--jokers applies to the pyramid layout only (tripeaks and golf have none)"))
     if max_nodes < 1 or max_seconds <= 0:
-        raise fail("--max-nodes and --max-seconds must be positive")
+        raise fail(_("--max-nodes and --max-seconds must be positive"))
     if ray is not None and not many:
         raise fail(_("--ray solves ranges of deals: give --deals A..B"))
     variant: dict[str, Any] = {"layout": layout}
@@ -251,7 +257,7 @@ def run_solve(
         raise fail(str(e)) from None
     if export_board is not None:
         if layout != "golf":
-            raise fail("--export-board writes golf boards only")
+            raise fail(_("--export-board writes golf boards only"))
         text = format_board(pos)
         if str(export_board) == "-":
             typer.echo(text, nl=False)
@@ -307,8 +313,11 @@ def _solve_range(
 
     try:
         numbers = parse_range(deals)
-    except ValueError as e:
-        raise fail(str(e)) from None
+    except ValueError:
+        message = _(
+            "{text} is not a range of deals like 1..1000 (first <= last, >= 0)", text=repr(deals)
+        )
+        raise fail(message) from None
     if settings.pysol and numbers.start < 1:
         raise fail(_("PySolFC deal numbers start at 1"))
     todo = (replace(settings, deal=n) for n in numbers)
