@@ -23,3 +23,13 @@ def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     yield start
     for t in opened:
         t.close()
+
+
+@pytest.fixture(autouse=True)
+def _language_restored() -> Iterator[None]:
+    """A test that runs ``pyramids --lang fi`` leaves the next test in its own language."""
+    from pyramids.text import language
+
+    saved = list(language._language)
+    yield
+    language._language[:] = saved

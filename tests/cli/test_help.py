@@ -24,3 +24,22 @@ def test_help_names_values_in_words(command: str) -> None:
 def test_values_read_as_words() -> None:
     text = runner.invoke(app, ["arena", "--help"], terminal_width=100).output
     assert "--jobs N" in text and "-o, --option TEXT" in text and "--out PATH" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("cs", ["počet hráčů", "Hrát hru v terminálu"]),
+        ("es", ["número de jugadores", "Juega una partida en la terminal"]),
+        ("fi", ["pelaajien määrä", "Pelaa peliä päätteessä"]),
+        ("pt", ["número de jogadores", "Jogue uma partida no terminal"]),
+    ],
+)
+def test_help_speaks_the_chosen_language(lang: str, words: list[str]) -> None:
+    listing = runner.invoke(app, ["--lang", lang, "--help"], terminal_width=100).output
+    assert "Pyramids: " in listing and "Pyramids: four table games" not in listing
+    result = runner.invoke(app, ["--lang", lang, "play", "--help"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    for word in words:
+        assert word in text, text

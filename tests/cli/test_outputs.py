@@ -84,3 +84,21 @@ def test_refused_like_their_siblings(
     monkeypatch.chdir(tmp_path)
     _refused(args, *words)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "missing.json"],
+        ["review", "missing.json"],
+        ["play", "--resume", "missing.json"],
+        ["solve", "golf", "--file", "missing.json"],
+        ["verify", "missing.json"],
+    ],
+)
+def test_one_sentence_for_a_missing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = _refused(args)
+    assert text == "Error: cannot read missing.json: No such file or directory", text

@@ -7,12 +7,14 @@ asked, so a file already there is refused and left as it was.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from pyramids.cli.main import app
+from tests.cli.terminal import Terminal
 from tests.conftest import greedy_piramides_moves
 
 runner = CliRunner()
@@ -50,3 +52,29 @@ def test_the_end_prompt_offers_a_free_name(tmp_path: Path, monkeypatch: pytest.M
     assert "File name [piramides-5-2.json]:" in result.output
     assert (tmp_path / "piramides-5.json").read_text() == OTHER
     assert json.loads((tmp_path / "piramides-5-2.json").read_text())["game"] == "piramides"
+
+
+def test_at_a_terminal_the_player_is_asked(
+    terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
+    other = tmp_path / "other.json"
+    other.write_text(OTHER)
+    t = terminal("play", "piramides", "--deal", "3", "--save", "other.json")
+    t.expect("other.json exists. Replace it? [y/N]")
+    t.send("n")
+    t.expect("the file exists and is left as it was")
+    assert t.wait_exit() == 2 and other.read_text() == OTHER
+    t = terminal("play", "piramides", "--deal", "3")
+    t.prompt()
+    t.send("draw")
+    t.prompt()
+    t.send("save other.json")
+    t.expect("other.json exists. Replace it? [y/N]")
+    t.send("y")
+    t.expect("Record saved to other.json")
+    t.prompt()
+    t.send("q")
+    t.expect("[y/N]")
+    t.send("y")
+    assert t.wait_exit() == 0
+    assert json.loads(other.read_text())["moves"] == ["draw"]

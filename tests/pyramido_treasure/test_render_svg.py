@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+import pyramids
 from pyramids.cli.games import game_hooks
 from pyramids.cli.main import app
 from pyramids.games.pyramido_treasure.svg import main as svg_main
@@ -66,7 +67,9 @@ def test_render_of_events_and_the_end() -> None:
 
 def test_hooks_are_registered() -> None:
     hooks = game_hooks("pyramido-treasure")
-    assert hooks.render is render and hooks.summary is summary and hooks.stats is stats
+    view = pyramids.new_game("pyramido-treasure", players=2, seed=1).view(0)
+    assert text_of(hooks.render(view)) == text_of(render(view))  # built when printed
+    assert hooks.summary is summary and hooks.stats is stats
 
 
 def test_terminal_play_with_bots() -> None:

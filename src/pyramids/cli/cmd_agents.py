@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def agents_cmd(
     game: Annotated[
-        str | None, typer.Argument(help="only agents for this game", metavar="GAME")
+        str | None, typer.Argument(help=N_("only agents for this game"), metavar="GAME")
     ] = None,
 ) -> None:
     """List the AI agents by name and the games they play."""
@@ -22,4 +24,6 @@ def agents_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``agents`` to the ``pyramids`` command."""
-    app.command("agents")(agents_cmd)
+    app.command("agents", help=N_("List the AI agents by name and the games they play."))(
+        agents_cmd
+    )

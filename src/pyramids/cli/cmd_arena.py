@@ -19,7 +19,9 @@ from pyramids.cli.common import (
     parse_options,
     progress_bar,
     reason,
+    tr,
 )
+from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.ai.arena import AgentSummary, ArenaConfig
@@ -43,76 +45,99 @@ def summary_tables(
     the agents again: a cell is never cut short.
     """
     solitaire = config.seat_count() == 1
-    unit = "deals" if solitaire else "games"
     count = played // len(config.agents) if solitaire else played
-    title = f"{config.game_id}: {count} {unit}, seed {config.seed}"
+    if solitaire:
+        title = tr().ngettext(
+            "{game}: {n} deal, seed {seed}",
+            "{game}: {n} deals, seed {seed}",
+            count,
+            game=config.game_id,
+            seed=config.seed,
+        )
+    else:
+        title = tr().ngettext(
+            "{game}: {n} game, seed {seed}",
+            "{game}: {n} games, seed {seed}",
+            count,
+            game=config.game_id,
+            seed=config.seed,
+        )
     agents = [s.agent for s in summary]
-    win = "best on deal %" if solitaire else "win %"
+    win = _("best on deal %") if solitaire else _("win %")
+    interval = _("95% CI")
     columns: list[tuple[str, list[str], bool]] = [
         (
             win,
             ["–" if math.isnan(s.win_rate) else f"{100 * s.win_rate:.0f}" for s in summary],
             True,
         ),
-        ("95% CI", [_span(100 * s.win_low, 100 * s.win_high) for s in summary], True),
-        ("mean score", [_fmt(s.mean_score) for s in summary], True),
-        ("95% CI", [_span(s.score_low, s.score_high, 1) for s in summary], True),
+        (interval, [_span(100 * s.win_low, 100 * s.win_high) for s in summary], True),
+        (_("mean score"), [_fmt(s.mean_score) for s in summary], True),
+        (interval, [_span(s.score_low, s.score_high, 1) for s in summary], True),
     ]
     if not solitaire:
-        columns.append(("mean place", [_fmt(s.mean_rank, 2) for s in summary], True))
+        columns.append((_("mean place"), [_fmt(s.mean_rank, 2) for s in summary], True))
     columns += [
         ("Elo", ["–" if math.isnan(s.elo) else f"{s.elo:.0f}" for s in summary], True),
-        ("95% CI", [_span(s.elo_low, s.elo_high) for s in summary], True),
+        (interval, [_span(s.elo_low, s.elo_high) for s in summary], True),
     ]
     for key in sorted({k for s in summary for k in s.extra}):
         columns.append((key, [_fmt(s.extra.get(key, math.nan), 2) for s in summary], True))
-    columns.append(("s/move", [f"{s.mean_move_seconds:.3f}" for s in summary], True))
-    columns.append(("max s", [f"{s.max_move_seconds:.2f}" for s in summary], True))
-    return fit_tables(title, ("agent", agents), columns, width)
+    columns.append((_("s/move"), [f"{s.mean_move_seconds:.3f}" for s in summary], True))
+    columns.append((_("max s"), [f"{s.max_move_seconds:.2f}" for s in summary], True))
+    return fit_tables(title, (_("agent"), agents), columns, width)
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``arena`` command to the ``pyramids`` app."""
 
-    @app.command("arena")
+    @app.command(
+        "arena", help=N_("Play seat-rotated games between agents; print win rates, scores and Elo.")
+    )
     def arena_cmd(
-        game: Annotated[str, typer.Argument(help="game id, see `pyramids games`")],
+        game: Annotated[str, typer.Argument(help=N_("game id, see `pyramids games`"))],
         agents: Annotated[
             str,
             typer.Option(
-                help="comma-separated agents; options after colons, "
-                "e.g. mcts:level=hard,greedy,random"
+                help=N_(
+                    "comma-separated agents; options after colons, "
+                    "e.g. mcts:level=hard,greedy,random"
+                )
             ),
         ],
         games: Annotated[
-            int, typer.Option(help="games to play (solitaire: deals, each played by every agent)")
+            int,
+            typer.Option(help=N_("games to play (solitaire: deals, each played by every agent)")),
         ] = 100,
-        seed: Annotated[int, typer.Option(help="arena seed: deal k uses seed+k")] = 0,
-        jobs: Annotated[int, typer.Option(help="parallel processes")] = 1,
+        seed: Annotated[int, typer.Option(help=N_("arena seed: deal k uses seed+k"))] = 0,
+        jobs: Annotated[int, typer.Option(help=N_("parallel processes"))] = 1,
         players: Annotated[
-            int | None, typer.Option(help="players per game (default: one per agent)")
+            int | None, typer.Option(help=N_("players per game (default: one per agent)"))
         ] = None,
         option: Annotated[
-            list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
+            list[str] | None, typer.Option("--option", "-o", help=N_("variant option name=value"))
         ] = None,
         out: Annotated[
             Path | None,
-            typer.Option(help="folder for summary.json, summary.csv, games.csv (and plots)"),
+            typer.Option(help=N_("folder for summary.json, summary.csv, games.csv (and plots)")),
         ] = None,
         plot: Annotated[
-            bool, typer.Option("--plot", help="also draw ratings.png and scores.png (needs --out)")
+            bool,
+            typer.Option("--plot", help=N_("also draw ratings.png and scores.png (needs --out)")),
         ] = False,
         records: Annotated[
-            Path | None, typer.Option(help="folder to save every game's record in")
+            Path | None, typer.Option(help=N_("folder to save every game's record in"))
         ] = None,
-        resamples: Annotated[int, typer.Option(help="bootstrap resamples for Elo")] = 200,
+        resamples: Annotated[int, typer.Option(help=N_("bootstrap resamples for Elo"))] = 200,
         ray: Annotated[
             str | None,
             typer.Option(
                 "--ray",
                 metavar="ADDRESS",
-                help="play the games as Ray tasks on a cluster: its head's HOST:PORT, "
-                "auto, or local (extra 'cluster'; see docs/deploy.md)",
+                help=N_(
+                    "play the games as Ray tasks on a cluster: its head's HOST:PORT, "
+                    "auto, or local (extra 'cluster'; see docs/deploy.md)"
+                ),
             ),
         ] = None,
     ) -> None:

@@ -10,10 +10,12 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def games_cmd(
     game: Annotated[
-        str | None, typer.Argument(help="one game: its options explained", metavar="GAME")
+        str | None, typer.Argument(help=N_("one game: its options explained"), metavar="GAME")
     ] = None,
 ) -> None:
     """List the games, or explain one game's variant options."""
@@ -27,4 +29,6 @@ def games_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``games`` to the ``pyramids`` command."""
-    app.command("games")(games_cmd)
+    app.command("games", help=N_("List the games, or explain one game's variant options."))(
+        games_cmd
+    )

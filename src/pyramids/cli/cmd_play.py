@@ -15,52 +15,58 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def play_cmd(
     game: Annotated[
-        str, typer.Argument(help="game id, see `pyramids games`", metavar="GAME")
+        str, typer.Argument(help=N_("game id, see `pyramids games`"), metavar="GAME")
     ] = "piramides",
-    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
+    players: Annotated[int | None, typer.Option(help=N_("number of players"), metavar="N")] = None,
     bots: Annotated[
-        int, typer.Option(help="how many seats (the last ones) bots play", metavar="N")
+        int, typer.Option(help=N_("how many seats (the last ones) bots play"), metavar="N")
     ] = 0,
     agent: Annotated[
         str | None,
         typer.Option(
-            help="agent for the bots, with options after colons: mcts:level=hard "
-            "(see `pyramids agents`; default: greedy, or the game's own choice)",
+            help=N_(
+                "agent for the bots, with options after colons: mcts:level=hard "
+                "(see `pyramids agents`; default: greedy, or the game's own choice)"
+            ),
             metavar="AGENT",
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="seed of the game (random if omitted)", metavar="N")
+        int | None, typer.Option(help=N_("seed of the game (random if omitted)"), metavar="N")
     ] = None,
     deal: Annotated[
-        int | None, typer.Option(help="deal number (same as --seed)", metavar="N")
+        int | None, typer.Option(help=N_("deal number (same as --seed)"), metavar="N")
     ] = None,
     face_down: Annotated[
         bool,
-        typer.Option("--face-down", help="covered cards face down: -o face_down=true (piramides)"),
+        typer.Option(
+            "--face-down", help=N_("covered cards face down: -o face_down=true (piramides)")
+        ),
     ] = False,
     option: Annotated[
         list[str] | None,
         typer.Option(
-            "--option", "-o", help="variant option name=value (see `pyramids games GAME`)"
+            "--option", "-o", help=N_("variant option name=value (see `pyramids games GAME`)")
         ),
     ] = None,
     save: Annotated[
         Path | None,
-        typer.Option(help="save the record here when the game ends or is left", metavar="FILE"),
+        typer.Option(help=N_("save the record here when the game ends or is left"), metavar="FILE"),
     ] = None,
     resume: Annotated[
         Path | None,
         typer.Option(
-            help="go on with a saved game (saved back to the same file unless --save)",
+            help=N_("go on with a saved game (saved back to the same file unless --save)"),
             metavar="FILE",
         ),
     ] = None,
     solvable: Annotated[
-        bool, typer.Option("--solvable", help="deal only winnable deals (piramides)")
+        bool, typer.Option("--solvable", help=N_("deal only winnable deals (piramides)"))
     ] = False,
 ) -> None:
     """Play a game in the terminal (type `help` during the game)."""
@@ -83,4 +89,6 @@ def play_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the ``pyramids`` command."""
-    app.command("play")(play_cmd)
+    app.command("play", help=N_("Play a game in the terminal (type `help` during the game)."))(
+        play_cmd
+    )

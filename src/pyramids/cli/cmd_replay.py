@@ -9,17 +9,19 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)", metavar="FILE")],
+    file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"), metavar="FILE")],
     as_json: Annotated[
-        bool, typer.Option("--json", help="print only the final result as JSON")
+        bool, typer.Option("--json", help=N_("print only the final result as JSON"))
     ] = False,
     boards: Annotated[
-        bool, typer.Option("--boards", help="draw the board after each move")
+        bool, typer.Option("--boards", help=N_("draw the board after each move"))
     ] = False,
     step: Annotated[
-        bool, typer.Option("--step", help="with --boards: wait for Enter after each move")
+        bool, typer.Option("--step", help=N_("with --boards: wait for Enter after each move"))
     ] = False,
 ) -> None:
     """Re-check a record move by move: its moves and result (boards with --boards)."""
@@ -30,4 +32,7 @@ def replay_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the ``pyramids`` command."""
-    app.command("replay")(replay_cmd)
+    app.command(
+        "replay",
+        help=N_("Re-check a record move by move: its moves and result (boards with --boards)."),
+    )(replay_cmd)

@@ -18,6 +18,7 @@ import typer
 
 from pyramids.cli.common import (
     _,
+    check_input_file,
     check_output_file,
     fail,
     get_console,
@@ -25,6 +26,7 @@ from pyramids.cli.common import (
     record_reason,
     tr,
 )
+from pyramids.i18n import N_
 
 if TYPE_CHECKING:
     from pyramids.review import Decision, Review
@@ -66,7 +68,45 @@ def _value_heading(result: Review) -> str:
 
 
 def decisions_table(result: Review) -> Any:
-    """The decisions as one Rich table: move, grade, values before and after, the better move."""
+    """The decisions as one Rich table: move, grade, values before and after, the better move.
+
+    A narrow terminal (or a language with long headers) gets a compact table,
+    values as "before → after" under short headers, rather than columns cut
+    short with "…".
+    """
+    from pyramids.text.colour import Fitted
+
+    return Fitted(lambda: _wide_decisions(result), lambda: _narrow_decisions(result))
+
+
+def _narrow_decisions(result: Review) -> Any:
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
+    several = len(result.seats) > 1
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    if several:
+        table.add_column(_("player"))
+    table.add_column(_("played"))
+    table.add_column(_("grade"))
+    table.add_column("%", justify="right", no_wrap=True)
+    table.add_column(_("better move"))
+    for d in result.decisions:
+        flagged = d.grade != "good"
+        row = [str(d.number), *([escape(result.players[d.seat])] if several else [])]
+        row += [
+            d.move,
+            f"[{GRADE_STYLE.get(d.grade, '')}]{grade_name(d.grade)}[/]",
+            f"{100 * d.value:.0f}→{100 * d.played:.0f}",
+            d.best if flagged else "",
+        ]
+        table.add_row(*row)
+    return table
+
+
+def _wide_decisions(result: Review) -> Any:
     from rich import box
     from rich.markup import escape
     from rich.table import Table
@@ -255,6 +295,7 @@ def run_review(
         seat -= 1  # players count seats from 1, as the default names do
     if jobs < 1:
         raise fail(_("--jobs must be at least 1"))
+    check_input_file(file)
     # every output is checked before the review, which may take minutes
     if plot is not None:
         check_output_file(plot, "--plot")
@@ -312,27 +353,33 @@ def run_review(
 def register(app: typer.Typer) -> None:
     """Add the ``review`` command to the ``pyramids`` app."""
 
-    @app.command("review")
+    @app.command(
+        "review",
+        help=N_(
+            "Review a recorded game: each decision graded, with the better move and a summary."
+        ),
+    )
     def review_cmd(
-        file: Annotated[Path, typer.Argument(help="a game record (JSON)", metavar="FILE")],
+        file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"), metavar="FILE")],
         seat: Annotated[
             int | None,
-            typer.Option(help="review only this player (1 = first seat); default: everyone"),
+            typer.Option(help=N_("review only this player (1 = first seat); default: everyone")),
         ] = None,
         budget: Annotated[
             str,
             typer.Option(
-                help="quick, normal or deep, or search iterations per decision",
+                help=N_("quick, normal or deep, or search iterations per decision"),
                 metavar="BUDGET",
             ),
         ] = "normal",
-        seed: Annotated[int, typer.Option(help="seed of the review's sampling")] = 0,
-        jobs: Annotated[int, typer.Option(help="processes (same result)")] = 1,
+        seed: Annotated[int, typer.Option(help=N_("seed of the review's sampling"))] = 0,
+        jobs: Annotated[int, typer.Option(help=N_("processes (same result)"))] = 1,
         plot: Annotated[
-            Path | None, typer.Option(help="write a PNG of the evaluation here", metavar="FILE")
+            Path | None, typer.Option(help=N_("write a PNG of the evaluation here"), metavar="FILE")
         ] = None,
         save: Annotated[
-            Path | None, typer.Option("--json", help="save the review as JSON here", metavar="FILE")
+            Path | None,
+            typer.Option("--json", help=N_("save the review as JSON here"), metavar="FILE"),
         ] = None,
     ) -> None:
         """Review a recorded game: each decision graded, with the better move and a summary."""

@@ -11,27 +11,31 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def simulate_cmd(
-    game: Annotated[str, typer.Argument(help="game id", metavar="GAME")],
-    games: Annotated[int, typer.Option(help="number of games", metavar="N")] = 100,
+    game: Annotated[str, typer.Argument(help=N_("game id"), metavar="GAME")],
+    games: Annotated[int, typer.Option(help=N_("number of games"), metavar="N")] = 100,
     agent: Annotated[
-        str, typer.Option(help="agent for every seat, or a,b,c per seat", metavar="AGENTS")
+        str, typer.Option(help=N_("agent for every seat, or a,b,c per seat"), metavar="AGENTS")
     ] = "random",
-    players: Annotated[int | None, typer.Option(help="number of players", metavar="N")] = None,
-    seed: Annotated[int, typer.Option(help="first seed; game k uses seed+k", metavar="N")] = 0,
+    players: Annotated[int | None, typer.Option(help=N_("number of players"), metavar="N")] = None,
+    seed: Annotated[int, typer.Option(help=N_("first seed; game k uses seed+k"), metavar="N")] = 0,
     records: Annotated[
-        Path | None, typer.Option(help="folder to save every record in", metavar="DIR")
+        Path | None, typer.Option(help=N_("folder to save every record in"), metavar="DIR")
     ] = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="variant option name=value")
+        list[str] | None, typer.Option("--option", "-o", help=N_("variant option name=value"))
     ] = None,
     ray: Annotated[
         str | None,
         typer.Option(
             "--ray",
-            help="play the games as Ray tasks on a cluster: its head's HOST:PORT, auto, "
-            "or local (extra 'cluster'; see docs/deploy.md)",
+            help=N_(
+                "play the games as Ray tasks on a cluster: its head's HOST:PORT, auto, "
+                "or local (extra 'cluster'; see docs/deploy.md)"
+            ),
             metavar="ADDRESS",
         ),
     ] = None,
@@ -44,4 +48,6 @@ def simulate_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``simulate`` to the ``pyramids`` command."""
-    app.command("simulate")(simulate_cmd)
+    app.command("simulate", help=N_("Play many games between agents and summarise the scores."))(
+        simulate_cmd
+    )

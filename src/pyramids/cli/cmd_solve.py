@@ -13,53 +13,61 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 #: the solver's node limit per deal (``pyramids.solver.search.DEFAULT_MAX_NODES``;
 #: a test checks they agree), written out so the help can show it without the solver
 DEFAULT_MAX_NODES = 2_000_000
 
 
 def solve_cmd(
-    layout: Annotated[str, typer.Argument(help="pyramid, tripeaks or golf")] = "pyramid",
-    deal: Annotated[int | None, typer.Option(help="deal number N (= seed N, round 1)")] = None,
-    deals: Annotated[str | None, typer.Option(help="a range of deals, A..B")] = None,
-    jobs: Annotated[int, typer.Option(help="worker processes for --deals")] = 1,
-    mode: Annotated[str, typer.Option(help="clear (can it be won?) or score (best score)")] = (
+    layout: Annotated[str, typer.Argument(help=N_("pyramid, tripeaks or golf"))] = "pyramid",
+    deal: Annotated[int | None, typer.Option(help=N_("deal number N (= seed N, round 1)"))] = None,
+    deals: Annotated[str | None, typer.Option(help=N_("a range of deals, A..B"))] = None,
+    jobs: Annotated[int, typer.Option(help=N_("worker processes for --deals"))] = 1,
+    mode: Annotated[str, typer.Option(help=N_("clear (can it be won?) or score (best score)"))] = (
         "clear"
     ),
     wrap: Annotated[
-        bool | None, typer.Option("--wrap/--no-wrap", help="King-Ace adjacency (default: on)")
+        bool | None, typer.Option("--wrap/--no-wrap", help=N_("King-Ace adjacency (default: on)"))
     ] = None,
-    jokers: Annotated[int | None, typer.Option(help="pyramid: jokers in the round (1)")] = None,
-    max_nodes: Annotated[int, typer.Option(help="node limit per deal")] = DEFAULT_MAX_NODES,
-    max_seconds: Annotated[float, typer.Option(help="time limit per deal, s")] = 60.0,
-    file: Annotated[Path | None, typer.Option(help="read the deal from this text file")] = None,
+    jokers: Annotated[int | None, typer.Option(help=N_("pyramid: jokers in the round (1)"))] = None,
+    max_nodes: Annotated[int, typer.Option(help=N_("node limit per deal"))] = DEFAULT_MAX_NODES,
+    max_seconds: Annotated[float, typer.Option(help=N_("time limit per deal, s"))] = 60.0,
+    file: Annotated[Path | None, typer.Option(help=N_("read the deal from this text file"))] = None,
     format: Annotated[
-        str, typer.Option("--format", help="format of --file: cards (52 names) or board (golf)")
+        str, typer.Option("--format", help=N_("format of --file: cards (52 names) or board (golf)"))
     ] = "cards",
     board: Annotated[
-        Path | None, typer.Option(help="golf: a board file (same as --file X --format board)")
+        Path | None, typer.Option(help=N_("golf: a board file (same as --file X --format board)"))
     ] = None,
-    pysol_deal: Annotated[int | None, typer.Option(help="golf: PySolFC's deal number N")] = None,
+    pysol_deal: Annotated[
+        int | None, typer.Option(help=N_("golf: PySolFC's deal number N"))
+    ] = None,
     pysol_deals: Annotated[
-        str | None, typer.Option(help="golf: a range of PySolFC's deal numbers, A..B")
+        str | None, typer.Option(help=N_("golf: a range of PySolFC's deal numbers, A..B"))
     ] = None,
     strict: Annotated[
         bool,
-        typer.Option("--strict", help="golf: PySolFC's default rule, nothing on a King (no wrap)"),
+        typer.Option(
+            "--strict", help=N_("golf: PySolFC's default rule, nothing on a King (no wrap)")
+        ),
     ] = False,
     export_board: Annotated[
-        Path | None, typer.Option(help="golf: write the deal as a board file ('-': print)")
+        Path | None, typer.Option(help=N_("golf: write the deal as a board file ('-': print)"))
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="--deals: histogram of nodes (PNG)")] = None,
-    verdicts: Annotated[Path | None, typer.Option(help="--deals: write a verdict file")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    plot: Annotated[Path | None, typer.Option(help=N_("--deals: histogram of nodes (PNG)"))] = None,
+    verdicts: Annotated[Path | None, typer.Option(help=N_("--deals: write a verdict file"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the result as JSON"))] = False,
     ray: Annotated[
         str | None,
         typer.Option(
             "--ray",
             metavar="ADDRESS",
-            help="--deals: solve them as Ray tasks on a cluster: its head's HOST:PORT, auto, "
-            "or local (extra 'cluster'; see docs/deploy.md)",
+            help=N_(
+                "--deals: solve them as Ray tasks on a cluster: its head's HOST:PORT, auto, "
+                "or local (extra 'cluster'; see docs/deploy.md)"
+            ),
         ),
     ] = None,
 ) -> None:
@@ -92,4 +100,7 @@ def solve_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the ``pyramids`` command."""
-    app.command("solve")(solve_cmd)
+    app.command(
+        "solve",
+        help=N_("Solve deals exactly: can the layout be cleared, by which line, at what cost."),
+    )(solve_cmd)

@@ -186,3 +186,18 @@ def _check_folder(folder: Path, option: str, path: Path) -> None:
                 folder=str(folder),
             )
         )
+
+
+def check_input_file(path: Path) -> Path:
+    """Refuse a file to read in the one sentence every command uses for it.
+
+    ``cannot read game.json: No such file or directory`` reads the same from
+    replay, review, ``play --resume``, solve and verify, whatever part of the
+    program would have noticed it first.
+    """
+    try:
+        with path.expanduser().open("rb"):
+            pass
+    except OSError as e:
+        raise fail(_("cannot read {path}: {reason}", path=str(path), reason=reason(e))) from None
+    return path

@@ -19,6 +19,7 @@ import typer
 
 from pyramids import __version__
 from pyramids.cli.common import fail, set_language
+from pyramids.i18n import N_
 
 #: how help names a value without a metavar of its own: a word, never a Python type
 VALUE_WORDS = {"int": "N", "float": "X", "str": "TEXT", "path": "PATH", "list[str]": "TEXT"}
@@ -52,10 +53,44 @@ def _plain_value_names() -> None:
     TyperArgument.display_type_rich = no_type  # type: ignore[method-assign, assignment]
 
 
+def _help_in_language() -> None:
+    """``--help`` in the chosen language: each help text is marked ``N_`` and translated here.
+
+    Typer reads the texts when the commands are declared, before ``--lang`` is
+    known; they are looked up in the catalog when help is written instead.
+    """
+    from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+    from pyramids.text.language import help_text
+
+    def translated(method: Any) -> Any:
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            english = self.help
+            if english:
+                self.help = help_text(english)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                self.help = english
+
+        return run
+
+    for cls, name in (
+        (TyperOption, "get_help_record"),
+        (TyperArgument, "get_help_record"),
+        (TyperCommand, "get_short_help_str"),
+        (TyperCommand, "format_help_text"),
+        (TyperGroup, "get_short_help_str"),
+        (TyperGroup, "format_help_text"),
+    ):
+        setattr(cls, name, translated(getattr(cls, name)))
+
+
 _plain_value_names()
+_help_in_language()
 
 app = typer.Typer(
-    help="Pyramids: four table games that share a name. Play, replay, simulate.",
+    help=N_("Pyramids: four table games that share a name. Play, replay, simulate."),
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -69,28 +104,40 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _set_language(lang: str | None) -> str | None:
+    try:
+        set_language(lang)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    return lang
+
+
 @app.callback()
 def _choose_language(
     lang: Annotated[
         str | None,
         typer.Option(
             "--lang",
-            help="Language of the messages: en, pt, fi, cs or es "
-            "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG).",
+            help=N_(
+                "Language of the messages: en, pt, fi, cs or es "
+                "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)."
+            ),
             metavar="LANG",
+            callback=_set_language,
+            is_eager=True,  # before an eager --help written after it: help in LANG too
         ),
     ] = None,
     version: Annotated[
         bool,
         typer.Option(
-            "--version", help="Print the version and exit.", callback=_show_version, is_eager=True
+            "--version",
+            help=N_("Print the version and exit."),
+            callback=_show_version,
+            is_eager=True,
         ),
     ] = False,
 ) -> None:
-    try:
-        set_language(lang)
-    except ValueError as e:
-        raise fail(str(e)) from None
+    """The language is set by ``--lang``'s callback (eager, so that help uses it)."""
 
 
 #: The commands, one module each, in the order ``--help`` lists them; each module

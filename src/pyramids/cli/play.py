@@ -31,6 +31,7 @@ from typing import Any
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
+from rich.segment import Segments
 from rich.table import Table
 from rich.text import Text
 
@@ -209,8 +210,31 @@ def cmd_board(session: Session, argument: str) -> None:
 
 
 def cmd_help(session: Session, argument: str) -> None:
-    """This game's help: how to win, what to type now, the commands and the board key."""
-    session.console.print(help_text(session))
+    """This game's help: how to win, what to type now, the commands and the board key.
+
+    Help runs to 40 lines and more; on a terminal shorter than that it comes a
+    page at a time, so that its start does not scroll away unread.
+    """
+    con = session.console
+    if not interactive():
+        con.print(help_text(session))
+        return
+    lines = con.render_lines(help_text(session), con.options, pad=False, new_lines=True)
+    page = max(5, con.height - 2)
+    for start in range(0, len(lines), page):
+        for line in lines[start : start + page]:
+            con.print(Segments(line), end="")
+        if start + page >= len(lines):
+            break
+        try:
+            more = session.read(
+                _("-- more: Enter for the next page, q to stop -- "), remember=False
+            )
+        except (EOFError, KeyboardInterrupt):
+            con.print()
+            return
+        if more.strip().lower().startswith("q"):
+            return
 
 
 def cmd_undo(session: Session, argument: str) -> None:
@@ -532,7 +556,17 @@ def recap(session: Session, seat: int) -> None:
 
 
 def help_text(session: Session) -> RenderableType:
-    """The per-game help: goal, what one may type now (real moves), commands, board key."""
+    """The per-game help: goal, what one may type now (real moves), commands, board key.
+
+    Built when printed, so that the key shows the board's symbols as the board
+    shows them (letters and marks where the terminal has no colour).
+    """
+    from pyramids.text.colour import ByColour
+
+    return ByColour(lambda: _help_parts(session))
+
+
+def _help_parts(session: Session) -> RenderableType:
     state = session.state
     hooks = session.hooks
     seat = state.current_player

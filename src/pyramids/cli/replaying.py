@@ -16,7 +16,7 @@ import typer
 from rich.columns import Columns
 from rich.text import Text
 
-from pyramids.cli.common import _, fail, get_console, record_reason, tr
+from pyramids.cli.common import _, check_input_file, fail, get_console, record_reason, tr
 from pyramids.cli.games import game_hooks
 from pyramids.cli.play import scores_table
 from pyramids.engine.errors import RecordError
@@ -26,6 +26,7 @@ def replay_file(file: Path, *, as_json: bool, boards: bool, step: bool) -> None:
     """Check ``file`` move by move, then tell it (or print its result as JSON)."""
     from pyramids.engine.records import replay as replay_record
 
+    check_input_file(file)
     try:
         final = replay_record(file)
     except RecordError as e:

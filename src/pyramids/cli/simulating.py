@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import statistics
-from concurrent.futures import as_completed
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,23 @@ def play_one(
     )
 
 
+def _windowed(
+    executor: Executor,
+    args: tuple[str, tuple[str, ...], dict[str, Any]],
+    seed: int,
+    games: int,
+    keep: bool,
+) -> Iterator[Played]:
+    """The games played on ``executor``, at most 64 in flight: a huge count starts at once."""
+    pending: set[Future[Played]] = set()
+    for k in range(games):
+        pending.add(executor.submit(play_one, *args, seed + k, keep))
+        if len(pending) >= 64:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            yield from (f.result() for f in finished)
+    yield from (f.result() for f in as_completed(pending))
+
+
 def simulate(
     game: str,
     games: int,
@@ -123,11 +141,11 @@ def simulate(
     try:
         with ray_executor(ray) as executor, progress_bar() as progress:
             task = progress.add_task(f"{game}", total=games)
+            done: Iterator[Played]
             if executor is None:
                 done = (play_one(*args, seed + k, keep) for k in range(games))
             else:
-                futures = [executor.submit(play_one, *args, seed + k, keep) for k in range(games)]
-                done = (f.result() for f in as_completed(futures))
+                done = _windowed(executor, args, seed, games, keep)
             try:
                 for played in done:
                     for p, s in enumerate(played.scores):

@@ -16,9 +16,19 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from pyramids.cli.common import _, check_output_file, fail, get_console, progress_bar, reason
+from pyramids.cli.common import (
+    _,
+    check_input_file,
+    check_output_file,
+    fail,
+    get_console,
+    progress_bar,
+    reason,
+    tr,
+)
 from pyramids.engine.errors import PyramidsError
 from pyramids.games.piramides import GAME, PiramidesState, card_name
 from pyramids.games.piramides.cards import DECK_SIZE, parse_card
@@ -89,22 +99,31 @@ def _engine_agrees(state: PiramidesState, result: Result) -> bool:
 def _print_result(layout: Layout, result: Result, checked: bool | None) -> None:
     table = Table.grid(padding=(0, 2))
     style = {"win": "bold green", "lose": "bold red"}.get(result.verdict, "bold yellow")
-    label = {"win": "winnable", "lose": "not winnable", "unknown": "unknown (limit reached)"}
+    label = {
+        "win": _("winnable"),
+        "lose": _("not winnable"),
+        "unknown": _("unknown (limit reached)"),
+    }
     verdict = label[result.verdict]
     if result.mode == "score" and result.verdict != "unknown":
-        verdict = f"best score {result.score} ({'clears' if result.verdict == WIN else 'no clear'})"
-    table.add_row("verdict", f"[{style}]{verdict}[/]")
-    if result.line:
-        table.add_row("line", f"{line_text(layout, result.line)}  ({len(result.line)} moves)")
-    table.add_row("nodes", f"{result.nodes:,}")
-    table.add_row("time", f"{1000 * result.seconds:,.1f} ms")
-    if checked is not None:
-        table.add_row(
-            "engine",
-            "replayed the line: every move legal"
-            if checked
-            else "[red]the engine rejects the line[/]",
+        verdict = (
+            _("best score {score} (clears)", score=result.score)
+            if result.verdict == WIN
+            else _("best score {score} (no clear)", score=result.score)
         )
+    table.add_row(_("verdict"), f"[{style}]{escape(verdict)}[/]")
+    if result.line:
+        moves = tr().ngettext("{n} move", "{n} moves", len(result.line))
+        table.add_row(_("line"), f"{line_text(layout, result.line)}  ({moves})")
+    table.add_row(_("nodes"), f"{result.nodes:,}")
+    table.add_row(_("time"), f"{1000 * result.seconds:,.1f} ms")
+    if checked is not None:
+        engine = (
+            _("replayed the line: every move legal")
+            if checked
+            else "[red]" + escape(_("the engine rejects the line")) + "[/]"
+        )
+        table.add_row(_("engine"), engine)
     get_console().print(table)
 
 
@@ -142,11 +161,17 @@ def run_solve(
 ) -> None:
     """What ``pyramids solve`` does with its options (see the module docstring)."""
     if layout not in LAYOUTS:
-        raise fail(f"unknown layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
+        raise fail(
+            _(
+                "unknown layout {layout}; layouts: {layouts}",
+                layout=repr(layout),
+                layouts=", ".join(LAYOUTS),
+            )
+        )
     if mode not in MODES:
-        raise fail(f"--mode must be one of {', '.join(MODES)}")
+        raise fail(_("--mode must be one of {modes}", modes=", ".join(MODES)))
     if format not in ("cards", "board"):
-        raise fail("--format must be cards or board")
+        raise fail(_("--format must be cards or board"))
     if board is not None:
         file, format = board, "board"
     sources = [x is not None for x in (deal, deals, file, pysol_deal, pysol_deals)]
@@ -179,9 +204,9 @@ def run_solve(
     if export_board is not None and str(export_board) != "-":
         check_output_file(export_board, "--export-board")
     if jokers is not None and layout != "pyramid":
-        raise fail("--jokers applies to the pyramid layout only (tripeaks and golf have none)")
+        raise fail(_("--jokers applies to the pyramid layout only (tripeaks and golf have none)"))
     if max_nodes < 1 or max_seconds <= 0:
-        raise fail("--max-nodes and --max-seconds must be positive")
+        raise fail(_("--max-nodes and --max-seconds must be positive"))
     if ray is not None and not many:
         raise fail(_("--ray solves ranges of deals: give --deals A..B"))
     variant: dict[str, Any] = {"layout": layout}
@@ -215,10 +240,13 @@ def run_solve(
             title = f"PySolFC golf deal {pysol_deal}"
         else:
             assert file is not None
+            check_input_file(file)
             try:
                 text = file.read_text(encoding="utf-8")
-            except OSError as e:
-                raise fail(f"cannot read {file}: {e.strerror}") from None
+            except (OSError, UnicodeDecodeError) as e:
+                raise fail(
+                    _("cannot read {path}: {reason}", path=str(file), reason=reason(e))
+                ) from None
             if format == "board":
                 pos = parse_board(text, wrap=eff_wrap, strict=strict)
             else:
@@ -229,13 +257,13 @@ def run_solve(
         raise fail(str(e)) from None
     if export_board is not None:
         if layout != "golf":
-            raise fail("--export-board writes golf boards only")
+            raise fail(_("--export-board writes golf boards only"))
         text = format_board(pos)
         if str(export_board) == "-":
             typer.echo(text, nl=False)
         else:
             export_board.write_text(text, encoding="utf-8")
-            get_console().print(f"board written to {export_board}")
+            get_console().print(escape(_("board written to {path}", path=str(export_board))))
     result = solve(pos, mode, max_nodes=max_nodes, max_seconds=max_seconds)
     checked = _engine_agrees(state, result) if state is not None and result.line else None
     if as_json:
@@ -256,11 +284,12 @@ def run_solve(
             )
         )
         return
-    rule = "strict (nothing on a King)" if pos.strict else f"wrap {'on' if pos.wrap else 'off'}"
-    get_console().print(
-        f"[bold]{title}[/] — {mode} mode, {rule}"
-        + (f", {pos.jokers} joker(s)" if layout == "pyramid" else "")
-    )
+    rule = _rule(pos.strict, pos.wrap)
+    if layout == "pyramid":
+        jokers_text = tr().ngettext("{n} joker", "{n} jokers", pos.jokers)
+        rule = f"{rule}, {jokers_text}"
+    said = _("{mode} mode, {rule}", mode=mode, rule=rule)
+    get_console().print(f"[bold]{escape(title)}[/] — {escape(said)}")
     _print_result(lay, result, checked)
     if checked is False:
         raise typer.Exit(1)
@@ -284,8 +313,11 @@ def _solve_range(
 
     try:
         numbers = parse_range(deals)
-    except ValueError as e:
-        raise fail(str(e)) from None
+    except ValueError:
+        message = _(
+            "{text} is not a range of deals like 1..1000 (first <= last, >= 0)", text=repr(deals)
+        )
+        raise fail(message) from None
     if settings.pysol and numbers.start < 1:
         raise fail(_("PySolFC deal numbers start at 1"))
     todo = (replace(settings, deal=n) for n in numbers)
@@ -313,39 +345,47 @@ def _solve_range(
     _range_table(settings, deals, outcomes, wall)
     if verdicts is not None:
         write_verdicts(verdicts, settings, outcomes)
-        get_console().print(f"verdicts written to {verdicts}")
+        get_console().print(escape(_("verdicts written to {path}", path=str(verdicts))))
     if plot is not None:
         _plot(outcomes, plot, f"{layout} deals {deals}: nodes per deal")
-        get_console().print(f"histogram written to {plot}")
+        get_console().print(escape(_("histogram written to {path}", path=str(plot))))
     if interrupted:
         raise typer.Exit(130)
 
 
+def _rule(strict: bool, wrap: bool | None) -> str:
+    """The golf rule or the wrap setting, as the report's title says it."""
+    if strict:
+        return _("strict (nothing on a King)")
+    if wrap is None:
+        return _("wrap default")
+    return _("wrap on") if wrap else _("wrap off")
+
+
 def _range_table(settings: Job, deals: str, outcomes: list[Outcome], wall: float) -> None:
     s = summarize(outcomes, wall)
-    if settings.strict:
-        rule = "strict (nothing on a King)"
+    said = _("{mode} mode, {rule}", mode=settings.mode, rule=_rule(settings.strict, settings.wrap))
+    if settings.pysol:
+        title = _("{layout} PySolFC deals {deals}", layout=settings.layout, deals=deals)
     else:
-        rule = "wrap " + (
-            "default" if settings.wrap is None else ("on" if settings.wrap else "off")
-        )
-    numbering = "PySolFC deals" if settings.pysol else "deals"
-    table = Table(title=f"{settings.layout} {numbering} {deals} — {settings.mode} mode, {rule}")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_row("deals", str(s.deals))
-    table.add_row("winnable", str(s.wins))
-    table.add_row("not winnable", str(s.losses))
-    table.add_row("unknown (limit)", str(s.unknown))
+        title = _("{layout} deals {deals}", layout=settings.layout, deals=deals)
+    table = Table(title=f"{title} — {said}")
+    table.add_column(_("figure"))
+    table.add_column(_("value"), justify="right")
+    table.add_row(_("deals"), str(s.deals))
+    table.add_row(_("winnable"), str(s.wins))
+    table.add_row(_("not winnable"), str(s.losses))
+    table.add_row(_("unknown (limit)"), str(s.unknown))
     table.add_row(
-        "winnable fraction (95% interval)",
+        _("winnable fraction (95% interval)"),
         f"{100 * s.fraction:.1f}% ({100 * s.low:.1f}–{100 * s.high:.1f}%)",
     )
     for k in ("p50", "p90", "p99", "max"):
-        table.add_row(f"nodes {k}", f"{s.nodes[k]:,.0f}")
+        table.add_row(_("nodes {percentile}", percentile=k), f"{s.nodes[k]:,.0f}")
     for k in ("p50", "p90", "p99", "max"):
-        table.add_row(f"time {k}", f"{s.ms[k]:,.1f} ms (CPU {s.cpu_ms[k]:,.1f} ms)")
-    table.add_row("deals/s (wall)", f"{s.deals / wall:,.1f}")
+        figure = f"{s.ms[k]:,.1f} ms (CPU {s.cpu_ms[k]:,.1f} ms)"
+        table.add_row(_("time {percentile}", percentile=k), figure)
+    table.add_row(_("deals/s (wall)"), f"{s.deals / wall:,.1f}")
     total_nodes = sum(o.nodes for o in outcomes)
-    table.add_row("nodes/s (per core)", f"{total_nodes / max(s.cpu_seconds, 1e-9):,.0f}")
+    table.add_row(_("nodes/s (per core)"), f"{total_nodes / max(s.cpu_seconds, 1e-9):,.0f}")
     get_console().print(table)

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from pyramids.cli.common import (
     _,
+    check_input_file,
     check_output_file,
     fail,
     get_console,
@@ -72,7 +73,8 @@ def check_save_path(path: Path, resume: Path | None = None) -> None:
     question = _("{path} exists. Replace it?", path=str(path))
     if interactive():
         try:
-            if is_yes(input(f"{question} {_('[y/N]')} ")):
+            choices = _("[y/N]")
+            if is_yes(input(f"{question} {choices} ")):
                 return
         except (EOFError, KeyboardInterrupt):
             get_console().print()
@@ -123,6 +125,7 @@ def _resumed(request: PlayRequest) -> tuple[State[Any], int, int | None, Any]:
     from pyramids.engine.records import replay
 
     assert request.resume is not None
+    check_input_file(request.resume)
     try:
         state = replay(request.resume)
         record = json.loads(request.resume.read_text(encoding="utf-8"))

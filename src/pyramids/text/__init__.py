@@ -95,6 +95,16 @@ class TextFace:
         return (self.board or self.render)(view)
 
 
+def _by_colour(draw: Callable[[View], RenderableType]) -> Callable[[View], RenderableType]:
+    """``draw``, built when printed: plain letters and marks where colour is off."""
+    from pyramids.text.colour import ByColour
+
+    def drawn(view: View) -> RenderableType:
+        return ByColour(lambda: draw(view))
+
+    return drawn
+
+
 def _constant(text: str) -> Callable[[View], str]:
     return lambda view: text
 
@@ -107,12 +117,13 @@ def text_face(game_id: str) -> TextFace:
     if module is None:
         return TextFace()
     defaults = TextFace()
+    board = getattr(module, "board", None)
     return TextFace(
-        render=module.render,
+        render=_by_colour(module.render),
         summary=getattr(module, "summary", None),
         stats=getattr(module, "stats", None),
         describe=getattr(module, "describe", None),
-        board=getattr(module, "board", None),
+        board=_by_colour(board) if board is not None else None,
         events=getattr(module, "events", defaults.events),
         ending=getattr(module, "ending", defaults.ending),
         goal=getattr(module, "goal", None) or _constant(getattr(module, "GOAL", "")),
@@ -125,9 +136,15 @@ def view_text(game_id: str, view: View, width: int = 100) -> str:
     """``view`` drawn by the game's text face, without colour codes."""
     from rich.console import Console
 
+    from pyramids.text.colour import forced
+
     buffer = io.StringIO()
     console = Console(
         file=buffer, width=width, color_system=None, force_terminal=False, legacy_windows=False
     )
-    console.print(text_face(game_id).render(view))
+    token = forced.set(False)  # the drawing of a colour terminal, its codes left out
+    try:
+        console.print(text_face(game_id).render(view))
+    finally:
+        forced.reset(token)
     return buffer.getvalue()

@@ -37,3 +37,18 @@ def tr() -> Translator:
 def _(message: str, /, **params: Any) -> str:
     """``message`` in the chosen language, its ``{placeholders}`` filled in."""
     return tr().gettext(message, **params)
+
+
+def help_text(english: str) -> str:
+    """A ``--help`` text in the chosen language, without formatting its braces.
+
+    Command help is read before any game loads, so English is returned at once
+    (no catalog opened) and other languages read only the compiled catalog.
+    """
+    from pyramids import i18n
+
+    if not _language:
+        _language.append(i18n.from_environment())
+    if _language[0] == i18n.DEFAULT:
+        return english
+    return tr()._t.gettext(english)

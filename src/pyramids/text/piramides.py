@@ -11,6 +11,7 @@ from rich.text import Text
 
 from pyramids.games.piramides.cards import card_label, parse_card
 from pyramids.i18n import N_
+from pyramids.text.colour import plain
 from pyramids.text.language import _, tr
 
 CELL = 6  # characters per card cell (3 for the card, 3 of space)
@@ -18,8 +19,13 @@ STEP = 3  # characters per half-card step of a cell's ``x``
 View = dict[str, Any]
 
 
-def card_text(name: str | None, *, free: bool = True) -> Text:
-    """A card as coloured text: red suits red, covered cards dim, hidden cards as ``▒▒▒``."""
+def card_text(name: str | None, *, free: bool = True, marked: bool = False) -> Text:
+    """A card as coloured text: red suits red, covered cards dim, hidden cards as ``▒▒▒``.
+
+    ``marked``: a card of the layout, whose free state must show without colour
+    too: where the terminal shows none (:func:`~pyramids.text.colour.plain`) a free
+    card carries a ``*`` after it.
+    """
     if name is None:
         return Text("▒▒▒", style="blue")
     if name == "joker":
@@ -29,7 +35,8 @@ def card_text(name: str | None, *, free: bool = True) -> Text:
     label = card_label(card)
     red = name[-1] in "DH"
     style = ("bold red" if red else "bold white") if free else ("red dim" if red else "dim")
-    return Text(f"{label:>3}", style=style + (" reverse" if free else ""))
+    mark = "*" if marked and free and plain() else ""
+    return Text(f"{label:>3}{mark}", style=style + (" reverse" if free else ""))
 
 
 def status_line(view: View) -> Columns:
@@ -76,11 +83,11 @@ def render(view: View) -> RenderableType:
     for r in range(nrows):
         line = Text(" " * ((nrows - 1 - r) * CELL // 2 + 2))
         for cell in rows[r]:
-            if cell["removed"]:
-                line.append(" " * 3)
-            else:
-                line.append_text(card_text(cell["card"], free=cell["free"]))
-            line.append(" " * (CELL - 3))
+            card = Text(" " * 3)
+            if not cell["removed"]:
+                card = card_text(cell["card"], free=cell["free"], marked=True)
+            line.append_text(card)
+            line.append(" " * (CELL - len(card.plain)))
         first, last = rows[r][0]["pos"], rows[r][-1]["pos"]
         line.append(f"  {first}..{last}" if first != last else f"  {first}", style="dim")
         lines.append(line)
@@ -238,7 +245,7 @@ def key(view: View) -> list[tuple[Any, str]]:
     covered = next((c["card"] for c in view["pyramid"] if not c["free"] and c["card"]), "9S")
     layout = view.get("layout", "pyramid")
     out: list[tuple[Any, str]] = [
-        (card_text(free), _("a free card (nothing lies on it): it may be played")),
+        (card_text(free, marked=True), _("a free card (nothing lies on it): it may be played")),
         (card_text(covered, free=False), _("a covered card: free once the cards on it are gone")),
     ]
     if any(c["card"] is None and not c["removed"] for c in view["pyramid"]):
@@ -303,7 +310,7 @@ def render_spread(view: dict[str, Any]) -> RenderableType:
             if cell["removed"]:
                 line.append("   ")
             else:
-                line.append_text(card_text(cell["card"], free=cell["free"]))
+                line.append_text(card_text(cell["card"], free=cell["free"], marked=True))
         line.append(" " * max(1, width - len(line.plain)))
         if golf:
             line.append(_("depth {depth}", depth=r + 1), style="dim")

@@ -136,7 +136,26 @@ def players_table(view: View) -> Table:
 
 
 def render(view: View) -> RenderableType:
-    """Stacks as towers, the players' displayed goals, the viewer's hand, deck and turn."""
+    """Stacks as towers, the players' displayed goals, the viewer's hand, deck and turn.
+
+    On a short terminal (60x20) the goal cards are one line each and the
+    legend is left to ``help``, so the stacks stay on screen with the prompt.
+    """
+    from pyramids.text.colour import Fitted
+
+    return Fitted(lambda: _render(view), lambda: _render(view, short=True), height=True)
+
+
+def goal_line(card: dict[str, Any], number: int) -> Text:
+    """A goal card in one line: number, name, frame colour, its tower bottom to top."""
+    line = Text(f"{number}. ", style="bold")
+    line.append(goal_name(card), style=FRAME_STYLE.get(card["frame"], "white"))
+    line.append(f" ({frame_colour(card['frame'])}): ")
+    line.append(" > ".join(card["tower"]))
+    return line
+
+
+def _render(view: View, *, short: bool = False) -> RenderableType:
     limit = view["turn_limit"]
     if limit:
         turn = _("Move {turn}/{limit}", turn=view["turn"], limit=limit)
@@ -157,14 +176,17 @@ def render(view: View) -> RenderableType:
         ),
         style="dim",
     )
-    parts: list[RenderableType] = [towers(view["stacks"], view["last_group"]), legend, status]
+    parts: list[RenderableType] = [towers(view["stacks"], view["last_group"])]
+    parts += [status] if short else [legend, status]
     parts.append(players_table(view))
     if view["hand"] is not None:
         if view["hand"]:
             parts.append(Text(_("Your goals (bottom of the tower is the first code):")))
-            parts.append(
-                Columns([card_panel(c, FRAME_STYLE, k) for k, c in enumerate(view["hand"], 1)])
-            )
+            if short:
+                parts += [goal_line(c, k) for k, c in enumerate(view["hand"], 1)]
+            else:
+                cards = [card_panel(c, FRAME_STYLE, k) for k, c in enumerate(view["hand"], 1)]
+                parts.append(Columns(cards))
         else:
             parts.append(Text(_("Your hand is empty (the deck ran out).")))
     for line in remembered_lines(view):

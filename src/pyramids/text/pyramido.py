@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from pyramids.games.pyramido.geometry import FRAME, fits
 from pyramids.i18n import N_
+from pyramids.text.colour import plain
 from pyramids.text.language import _, tr
 
 BG = {
@@ -42,8 +44,10 @@ def domino_text(d: dict[str, Any] | None) -> Text:
     for row in (("tl", "tr"), ("bl", "br")):
         for blk in d["blocks"]:
             style = f"bold white on {BG[blk['colour']]}"
+            letter = LETTER[blk["colour"]] if plain() else ""
             for q in row:
-                t.append("◆ " if q in blk["jewels"] else "  ", style=style)
+                shown = "◆ " if q in blk["jewels"] else "  "
+                t.append(letter + shown[0] if letter else shown, style=style)
             t.append(" ")
         t.append("\n")
     return t
@@ -146,6 +150,8 @@ def pyramid_picture(pyr: dict[str, Any], *, labels: bool) -> Text:
             else:
                 floor = tv["floor"][y][x]
                 chars[(x, y)] = ("  " if floor == "1" else f"{floor} ", f"grey70 on {bg}")
+            if plain():  # no colour: the block's colour letter, then what is on it
+                chars[(x, y)] = (letter + chars[(x, y)][0][0], chars[(x, y)][1])
     for gem in pyr["gems_placed"]:
         qx, qy = gem["quarter"]
         first = chars.get((qx, qy), ("  ", ""))[0][0]
@@ -283,8 +289,42 @@ def render(view: View) -> RenderableType:
     return Group(*parts)
 
 
-def summary(view: View) -> Table:
-    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end)."""
+def summary(view: View) -> RenderableType:
+    """Per player and floor: marked areas, Mino bonus and totals; then the places (at the end).
+
+    A narrow terminal gets each floor's points only, under the floor's number,
+    rather than every header cut short ("Pla…").
+    """
+    from pyramids.text.colour import Fitted
+
+    return Fitted(lambda: _wide_summary(view), lambda: _narrow_summary(view))
+
+
+def _narrow_summary(view: View) -> Table:
+    over = view["is_over"]
+    table = Table(
+        title=_("Pyramido result"),
+        caption=_("1 2 3 4: the points of each floor"),
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column(_("Player"), no_wrap=True)
+    for f in range(1, 5):
+        table.add_column(str(f), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True)
+    if over:
+        table.add_column(_("Place"), justify="right", no_wrap=True)
+    for p, pyr in enumerate(view["pyramids"]):
+        floors: list[str | Text] = [str(fs["total"]) for fs in pyr["floor_scores"]]
+        if pyr["out"] and len(floors) < 4:
+            floors.append(Text("×", style="red"))
+        floors += [""] * (4 - len(floors))
+        place = [str(view["ranking"][p])] if over else []
+        table.add_row(view["names"][p], *floors, str(view["scores"][p]), *place)
+    return table
+
+
+def _wide_summary(view: View) -> Table:
     table = Table(
         title=_("Pyramido result"),
         caption=_("floor score = each marked area (colour, visible jewels) + Mino bonus"),

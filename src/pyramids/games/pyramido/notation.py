@@ -72,7 +72,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
         if c is None:
             raise NotationError(
                 "'{text}': '{word}' is not a cell of floor {floor} (a1..{last}); "
-                "type 'help' or see docs/notation.md",
+                "the game's help and rules page show what to type",
                 text,
                 text=text,
                 word=w,
@@ -85,7 +85,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
         if state._pa < 0:
             raise NotationError(
                 "'{text}': no domino has been placed this turn, so there is no block to name; "
-                "type 'help' or see docs/notation.md",
+                "the game's help and rules page show what to type",
                 text,
                 text=text,
             )
@@ -98,7 +98,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
             return 1
         raise NotationError(
             "'{text}': {word} is not a block of the domino just placed; "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
             word=w,
@@ -110,7 +110,8 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
         if w in COLOURS:
             return COLOURS.index(w)
         raise NotationError(
-            "'{text}': '{word}' is not a colour ({letters}); type 'help' or see docs/notation.md",
+            "'{text}': '{word}' is not a colour ({letters}); "
+            "the game's help and rules page show what to type",
             text,
             text=text,
             word=w,
@@ -122,7 +123,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
             return QUARTERS.index(w)
         raise NotationError(
             "'{text}': '{word}' is not a quarter (tl, tr, bl, br); "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
             word=w,
@@ -130,7 +131,9 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
 
     if not words:
         raise NotationError(
-            "'{text}': empty move; type 'help' or see docs/notation.md", text, text=text
+            "'{text}': empty move; the game's help and rules page show what to type",
+            text,
+            text=text,
         )
     head, args = words[0], words[1:]
     if head == "pass" and not args:
@@ -152,7 +155,7 @@ def parse_move(state: PyramidoState, text: str) -> PyramidoMove:
             if number not in state._quarry:
                 raise NotationError(
                     "'{text}': domino {domino} is not in the quarry; "
-                    "type 'help' or see docs/notation.md",
+                    "the game's help and rules page show what to type",
                     text,
                     text=text,
                     domino=head,
@@ -181,44 +184,45 @@ def _usage_error(head: str, text: str) -> NotationError:
     if kind == PLACE:
         return NotationError(
             "'{text}': write it as q<slot 1-3> <cell of A> <cell of B>, e.g. q1 e5 f5; "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
         )
     if kind == MARK:
         return NotationError(
             "'{text}': write it as mark <cell of a block just placed>, e.g. mark e5; "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
         )
     if kind == CARD:
         return NotationError(
             "'{text}': write it as card <colour> <cell of a block just placed> <tl|tr|bl|br>, "
-            "e.g. card R e5 tl; type 'help' or see docs/notation.md",
+            "e.g. card R e5 tl; the game's help and rules page show what to type",
             text,
             text=text,
         )
     if kind == FILL:
         return NotationError(
             "'{text}': write it as fill <colour> <empty cell> <tl|tr|bl|br>, e.g. fill G d5 tl; "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
         )
     if kind == REFILL:
         return NotationError(
             "'{text}': write it as refill <stack 1-4>, e.g. refill 2; "
-            "type 'help' or see docs/notation.md",
+            "the game's help and rules page show what to type",
             text,
             text=text,
         )
     if kind == PASS:
         return NotationError(
-            "'{text}': write it as pass (no other word); type 'help' or see docs/notation.md",
+            "'{text}': write it as pass (no other word); "
+            "the game's help and rules page show what to type",
             text,
             text=text,
         )
     return NotationError(
-        "'{text}': not a move; type 'help' or see docs/notation.md", text, text=text
+        "'{text}': not a move; the game's help and rules page show what to type", text, text=text
     )
