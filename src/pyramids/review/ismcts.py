@@ -47,6 +47,11 @@ EXPLORATION = 0.7
 #: with a focus move, the share of the iterations spent finding its rival (the rest
 #: compares the two, see :func:`evaluate`)
 SCREEN = 0.4
+#: early settling (see :func:`evaluate`): pairs before the first look, and pairs between looks
+SETTLE_FIRST = 16
+SETTLE_EVERY = 8
+#: how many standard errors of the mean difference must separate it from the band
+SETTLE_Z = 2.5
 #: progressive widening, as the ``mcts`` players do it
 WIDEN_ABOVE = 16
 WIDEN_K = 2.0
@@ -146,6 +151,7 @@ def evaluate(
     seed: int,
     *,
     focus: Hashable | None = None,
+    settle_below: float | None = None,
 ) -> dict[Hashable, MoveValue]:
     """The value for ``seat`` of each of ``moves`` (legal for ``seat``, to move in ``state``).
 
@@ -159,6 +165,21 @@ def evaluate(
     come, which cards the others hold), and the difference, which is what a
     review grades, is measured on every pair instead of being left to two
     means that UCB1 would have fed unevenly.
+
+    ``settle_below`` (the first band of the grades, an inaccuracy's loss) lets
+    a decision stop early when its grade is no longer in doubt: when every
+    playout of the screening so far gave the same result for the seat (the
+    game is decided whatever it plays), or, while pairing, when the rival's
+    mean difference plus :data:`SETTLE_Z` of its standard errors stays below
+    the band with the standard error the whole budget would reach (the loss
+    less its noise then grades good however the remaining pairs fall). Why
+    stopping is a truncation and nothing else: the iterations run are the
+    first ones of the full budget, on the same guesses and random streams, so
+    a settled decision is the full one cut short, and any decision that might
+    be flagged gets the whole budget and exactly the full review's numbers.
+    Most decisions of a game are plainly good, and they are where the time
+    went (``benchmarks/bench_review.py`` measures the agreement with full
+    budgets). ``None``: every iteration is spent.
 
     Utilities are those of :func:`review_utility`: places (1 for first, 0 for
     last, so that with two players a value is a win chance), or the score
@@ -215,19 +236,40 @@ def evaluate(
     screen = max(round(iterations * SCREEN), min(len(others), iterations // 2))
     if len(others) == 1:
         screen = 0
-    for _ in range(screen):
+    seen: set[float] = set()
+    for k in range(screen):
         d, here = guess()
-        iterate(d, _root_choice(here, stats, avail), rng)
+        seen.add(iterate(d, _root_choice(here, stats, avail), rng))
+        if settle_below is not None and k + 1 >= 2 * len(moves) and len(seen) == 1:
+            return stats  # decided: every playout of every move ended alike
     rival = max(others, key=lambda m: (stats[m].visits, stats[m].mean))
     # pairing: the move played and the rival on the same guesses, with the same luck
-    for _ in range(max(1, (iterations - screen) // 2)):
+    pairs = max(1, (iterations - screen) // 2)
+    for k in range(pairs):
         d, here = guess()
         stream = rng.next_u64()
         mine = iterate(d.copy(), focus, Rng(stream))
         if rival in here:
             theirs = iterate(d, rival, Rng(stream))
             stats[rival].add_pair(theirs - mine)
+        if settle_below is not None and _settled(stats[rival], k + 1, pairs, settle_below):
+            break
     return stats
+
+
+def _settled(rival: MoveValue, done: int, pairs: int, band: float) -> bool:
+    """Whether the pairs so far leave the loss less its noise surely below ``band``.
+
+    Looked at after :data:`SETTLE_FIRST` pairs, then every :data:`SETTLE_EVERY`.
+    The bound is the mean difference plus :data:`SETTLE_Z` standard errors;
+    the band is widened by the standard error that all ``pairs`` would reach,
+    since the full review grades the loss less that error.
+    """
+    if done < SETTLE_FIRST or (done - SETTLE_FIRST) % SETTLE_EVERY or rival.pairs < 2:
+        return False
+    error = rival.diff_error
+    final_error = error * math.sqrt(rival.pairs / max(pairs, rival.pairs))
+    return rival.mean_diff + SETTLE_Z * error < band + final_error
 
 
 def _root_choice(

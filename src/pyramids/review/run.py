@@ -178,7 +178,8 @@ def decide(
         return solitaire.decision(state, move, budget.samples, k_seed, thresholds)
     from pyramids.review import multiplayer
 
-    return multiplayer.decision(state, move, iterations_for(game_id, budget), k_seed, thresholds)
+    iterations = iterations_for(game_id, budget)
+    return multiplayer.decision(state, move, iterations, k_seed, thresholds, budget.settle)
 
 
 def _in_processes(
