@@ -48,10 +48,10 @@ EXPLORATION = 0.7
 #: compares the two, see :func:`evaluate`)
 SCREEN = 0.4
 #: early settling (see :func:`evaluate`): pairs before the first look, and pairs between looks
-SETTLE_FIRST = 16
+SETTLE_FIRST = 8
 SETTLE_EVERY = 8
 #: how many standard errors of the mean difference must separate it from the band
-SETTLE_Z = 2.5
+SETTLE_Z = 2.0
 #: progressive widening, as the ``mcts`` players do it
 WIDEN_ABOVE = 16
 WIDEN_K = 2.0
@@ -167,9 +167,11 @@ def evaluate(
     means that UCB1 would have fed unevenly.
 
     ``settle_below`` (the first band of the grades, an inaccuracy's loss) lets
-    a decision stop early when its grade is no longer in doubt: when every
-    playout of the screening so far gave the same result for the seat (the
-    game is decided whatever it plays), or, while pairing, when the rival's
+    a decision stop early when its grade is no longer in doubt: when no two
+    playouts of the screening so far (at least two per move, and
+    :data:`SETTLE_FIRST`) differ for the seat by the band (the game is
+    decided whatever it plays: no pair could show a loss of a band), or,
+    while pairing, when the rival's
     mean difference plus :data:`SETTLE_Z` of its standard errors stays below
     the band with the standard error the whole budget would reach (the loss
     less its noise then grades good however the remaining pairs fall). Why
@@ -236,12 +238,17 @@ def evaluate(
     screen = max(round(iterations * SCREEN), min(len(others), iterations // 2))
     if len(others) == 1:
         screen = 0
-    seen: set[float] = set()
+    low, high = math.inf, -math.inf
     for k in range(screen):
         d, here = guess()
-        seen.add(iterate(d, _root_choice(here, stats, avail), rng))
-        if settle_below is not None and k + 1 >= 2 * len(moves) and len(seen) == 1:
-            return stats  # decided: every playout of every move ended alike
+        u = iterate(d, _root_choice(here, stats, avail), rng)
+        low, high = min(low, u), max(high, u)
+        if (
+            settle_below is not None
+            and k + 1 >= max(2 * len(moves), SETTLE_FIRST)
+            and high - low < settle_below
+        ):
+            return stats  # decided: no two playouts differ by a band, whatever is played
     rival = max(others, key=lambda m: (stats[m].visits, stats[m].mean))
     # pairing: the move played and the rival on the same guesses, with the same luck
     pairs = max(1, (iterations - screen) // 2)
