@@ -50,6 +50,8 @@ SCREEN = 0.4
 #: early settling (see :func:`evaluate`): pairs before the first look, and pairs between looks
 SETTLE_FIRST = 8
 SETTLE_EVERY = 8
+#: playouts of the screening before it may call a position decided
+SETTLE_DECIDED = 32
 #: how many standard errors of the mean difference must separate it from the band
 SETTLE_Z = 2.0
 #: progressive widening, as the ``mcts`` players do it
@@ -169,7 +171,7 @@ def evaluate(
     ``settle_below`` (the first band of the grades, an inaccuracy's loss) lets
     a decision stop early when its grade is no longer in doubt: when no two
     playouts of the screening so far (at least two per move, and
-    :data:`SETTLE_FIRST`) differ for the seat by the band (the game is
+    :data:`SETTLE_DECIDED`) differ for the seat by the band (the game is
     decided whatever it plays: no pair could show a loss of a band), or,
     while pairing, when the rival's
     mean difference plus :data:`SETTLE_Z` of its standard errors stays below
@@ -245,7 +247,7 @@ def evaluate(
         low, high = min(low, u), max(high, u)
         if (
             settle_below is not None
-            and k + 1 >= max(2 * len(moves), SETTLE_FIRST)
+            and k + 1 >= max(2 * len(moves), SETTLE_DECIDED)
             and high - low < settle_below
         ):
             return stats  # decided: no two playouts differ by a band, whatever is played
@@ -270,11 +272,14 @@ def _settled(rival: MoveValue, done: int, pairs: int, band: float) -> bool:
     Looked at after :data:`SETTLE_FIRST` pairs, then every :data:`SETTLE_EVERY`.
     The bound is the mean difference plus :data:`SETTLE_Z` standard errors;
     the band is widened by the standard error that all ``pairs`` would reach,
-    since the full review grades the loss less that error.
+    since the full review grades the loss less that error. Why the error is
+    at least ``1 / pairs``: where a playout's result is a place (0 or 1), a
+    few pairs often all tie, and their measured error, 0, would settle a
+    decision that more pairs would show to lose a tenth of a win chance.
     """
     if done < SETTLE_FIRST or (done - SETTLE_FIRST) % SETTLE_EVERY or rival.pairs < 2:
         return False
-    error = rival.diff_error
+    error = max(rival.diff_error, 1 / rival.pairs)
     final_error = error * math.sqrt(rival.pairs / max(pairs, rival.pairs))
     return rival.mean_diff + SETTLE_Z * error < band + final_error
 
