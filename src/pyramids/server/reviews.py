@@ -156,12 +156,6 @@ class Reviews:
             self._executor = self._pool = pool
         return self._executor
 
-    @property
-    def workers(self) -> int:
-        """How many decisions are computed at once."""
-        pool = self._pool if self._executor is self._pool else self._executor
-        return int(getattr(pool, "_max_workers", 1) or 1)
-
     def _store(self) -> Store:
         return self._manager.store
 
@@ -283,16 +277,19 @@ class Reviews:
         from pyramids.review.run import decide_in_worker
 
         loop = asyncio.get_running_loop()
+        executor = self.executor()
+        # as many in flight as the executor has workers (a thread pool of a test: its own)
+        width = max(1, int(getattr(executor, "_max_workers", 1)))
         pending = list(reversed(plies))
         running: set[asyncio.Future[Decision | None]] = set()
         found: list[Decision] = []
         try:
             while pending or running:
-                while pending and len(running) < self.workers:
+                while pending and len(running) < width:
                     k = pending.pop()
                     running.add(
                         loop.run_in_executor(
-                            self.executor(), decide_in_worker, text, k, budget, REVIEW_SEED
+                            executor, decide_in_worker, text, k, budget, REVIEW_SEED
                         )
                     )
                 finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
