@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 import pyramids
 from pyramids.ai.registry import make_agent
 from pyramids.engine.rng import Rng
-from pyramids.review import GOOD, grade_agreement, parse_budget, review
+from pyramids.review import GOOD, grade_agreement, parse_budget, review, run
 
 
 def _game(game_id: str, seed: int, plies: int) -> dict[str, Any]:
@@ -49,3 +51,21 @@ def test_settling_spends_less_and_cuts_only_decisions_that_are_surely_good() -> 
             else:  # not settled: the full search, to the number
                 assert d.to_dict() == by_ply[d.ply].to_dict()
         assert grade_agreement(fast.decisions, full.decisions) >= 0.9
+
+
+def test_a_long_game_shares_the_budget_of_a_long_game_among_its_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``LONG_GAME_DECISIONS`` the iterations per decision shrink, down to the floor."""
+    record = _game("pyramideto", 3, 12)
+    _, budget = parse_budget(100)
+    whole = review(record, budget=budget, seed=2)
+    assert whole.iterations == 300  # Pyramideto's share of 100
+    monkeypatch.setattr(run, "LONG_GAME_DECISIONS", 6)
+    halved = review(record, budget=budget, seed=2)
+    assert halved.iterations == 150 and len(halved.decisions) == 12
+    assert (
+        max(d.evidence for d in halved.decisions) <= 150 < max(d.evidence for d in whole.decisions)
+    )
+    monkeypatch.setattr(run, "LONG_GAME_DECISIONS", 1)
+    assert review(record, budget=budget, seed=2).iterations == 30  # the floor, a tenth
