@@ -47,6 +47,13 @@ EXPLORATION = 0.7
 #: with a focus move, the share of the iterations spent finding its rival (the rest
 #: compares the two, see :func:`evaluate`)
 SCREEN = 0.4
+#: early settling (see :func:`evaluate`): pairs before the first look, and pairs between looks
+SETTLE_FIRST = 8
+SETTLE_EVERY = 8
+#: playouts of the screening before it may call a position decided
+SETTLE_DECIDED = 32
+#: how many standard errors of the mean difference must separate it from the band
+SETTLE_Z = 2.0
 #: progressive widening, as the ``mcts`` players do it
 WIDEN_ABOVE = 16
 WIDEN_K = 2.0
@@ -146,6 +153,7 @@ def evaluate(
     seed: int,
     *,
     focus: Hashable | None = None,
+    settle_below: float | None = None,
 ) -> dict[Hashable, MoveValue]:
     """The value for ``seat`` of each of ``moves`` (legal for ``seat``, to move in ``state``).
 
@@ -159,6 +167,23 @@ def evaluate(
     come, which cards the others hold), and the difference, which is what a
     review grades, is measured on every pair instead of being left to two
     means that UCB1 would have fed unevenly.
+
+    ``settle_below`` (the first band of the grades, an inaccuracy's loss) lets
+    a decision stop early when its grade is no longer in doubt: when no two
+    playouts of the screening so far (at least two per move, and
+    :data:`SETTLE_DECIDED`) differ for the seat by the band (the game is
+    decided whatever it plays: no pair could show a loss of a band), or,
+    while pairing, when the rival's
+    mean difference plus :data:`SETTLE_Z` of its standard errors stays below
+    the band with the standard error the whole budget would reach (the loss
+    less its noise then grades good however the remaining pairs fall). Why
+    stopping is a truncation and nothing else: the iterations run are the
+    first ones of the full budget, on the same guesses and random streams, so
+    a settled decision is the full one cut short, and any decision that might
+    be flagged gets the whole budget and exactly the full review's numbers.
+    Most decisions of a game are plainly good, and they are where the time
+    went (``benchmarks/bench_review.py`` measures the agreement with full
+    budgets). ``None``: every iteration is spent.
 
     Utilities are those of :func:`review_utility`: places (1 for first, 0 for
     last, so that with two players a value is a win chance), or the score
@@ -215,19 +240,48 @@ def evaluate(
     screen = max(round(iterations * SCREEN), min(len(others), iterations // 2))
     if len(others) == 1:
         screen = 0
-    for _ in range(screen):
+    low, high = math.inf, -math.inf
+    for k in range(screen):
         d, here = guess()
-        iterate(d, _root_choice(here, stats, avail), rng)
+        u = iterate(d, _root_choice(here, stats, avail), rng)
+        low, high = min(low, u), max(high, u)
+        if (
+            settle_below is not None
+            and k + 1 >= max(2 * len(moves), SETTLE_DECIDED)
+            and high - low < settle_below
+        ):
+            return stats  # decided: no two playouts differ by a band, whatever is played
     rival = max(others, key=lambda m: (stats[m].visits, stats[m].mean))
     # pairing: the move played and the rival on the same guesses, with the same luck
-    for _ in range(max(1, (iterations - screen) // 2)):
+    pairs = max(1, (iterations - screen) // 2)
+    for k in range(pairs):
         d, here = guess()
         stream = rng.next_u64()
         mine = iterate(d.copy(), focus, Rng(stream))
         if rival in here:
             theirs = iterate(d, rival, Rng(stream))
             stats[rival].add_pair(theirs - mine)
+        if settle_below is not None and _settled(stats[rival], k + 1, pairs, settle_below):
+            break
     return stats
+
+
+def _settled(rival: MoveValue, done: int, pairs: int, band: float) -> bool:
+    """Whether the pairs so far leave the loss less its noise surely below ``band``.
+
+    Looked at after :data:`SETTLE_FIRST` pairs, then every :data:`SETTLE_EVERY`.
+    The bound is the mean difference plus :data:`SETTLE_Z` standard errors;
+    the band is widened by the standard error that all ``pairs`` would reach,
+    since the full review grades the loss less that error. Why the error is
+    at least ``1 / pairs``: where a playout's result is a place (0 or 1), a
+    few pairs often all tie, and their measured error, 0, would settle a
+    decision that more pairs would show to lose a tenth of a win chance.
+    """
+    if done < SETTLE_FIRST or (done - SETTLE_FIRST) % SETTLE_EVERY or rival.pairs < 2:
+        return False
+    error = max(rival.diff_error, 1 / rival.pairs)
+    final_error = error * math.sqrt(rival.pairs / max(pairs, rival.pairs))
+    return rival.mean_diff + SETTLE_Z * error < band + final_error
 
 
 def _root_choice(

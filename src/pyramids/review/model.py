@@ -92,11 +92,15 @@ class Budget:
 
     ``iterations``: tree-search iterations per decision (multiplayer games);
     ``samples``: deals of the unseen cards per decision (the solitaire). A
-    decision costs about ``iterations`` playouts or ``samples`` exact solves.
+    decision costs about ``iterations`` playouts or ``samples`` exact solves,
+    or fewer with ``settle``: a search stops as soon as the decision is surely
+    good (:func:`pyramids.review.ismcts.evaluate`); ``False`` spends the whole
+    budget on every decision (the reference the benchmark compares with).
     """
 
     iterations: int
     samples: int
+    settle: bool = True
 
     def __post_init__(self) -> None:
         if self.iterations < 1 or self.samples < 1:

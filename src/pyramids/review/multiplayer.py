@@ -70,8 +70,13 @@ def decision(
     iterations: int,
     seed: int,
     thresholds: Thresholds,
+    settle: bool = True,
 ) -> Decision | None:
-    """The review of ``move`` in ``state`` for its mover; ``None`` if there was no choice."""
+    """The review of ``move`` in ``state`` for its mover; ``None`` if there was no choice.
+
+    ``settle``: stop once the grade is surely good (:func:`.ismcts.evaluate`'s
+    ``settle_below`` at the inaccuracy band); ``False`` spends every iteration.
+    """
     seat = state.current_player
     assert seat is not None
     legal = state.legal_moves()
@@ -80,7 +85,8 @@ def decision(
     moves = root_moves(state, move, seed)
     if len(moves) < 2:
         return None
-    stats = evaluate(state, seat, moves, iterations, seed + 1, focus=move)
+    band = thresholds.inaccuracy if settle else None
+    stats = evaluate(state, seat, moves, iterations, seed + 1, focus=move, settle_below=band)
     mine = stats[move]
     # the rival the search compared with the move played: the one with pairs
     others = [m for m in moves if m != move]
@@ -102,7 +108,7 @@ def decision(
         loss=loss,
         noise=noise,
         grade=thresholds.grade(max(0.0, loss - noise)),
-        evidence=iterations,
+        evidence=sum(s.visits for s in stats.values()),
         options=_options(state, stats, best),
     )
 

@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,29 @@ MASK64 = (1 << 64) - 1
 
 #: ``progress(done, total)`` after each decision
 Progress = Callable[[int, int], None]
+
+#: decisions a review searches at its full budget; a longer game's decisions share
+#: that many budgets' worth, down to :data:`LONG_GAME_FLOOR` of a budget each
+LONG_GAME_DECISIONS = 400
+LONG_GAME_FLOOR = 0.1
+
+
+def budget_for_length(budget: Budget, decisions: int) -> Budget:
+    """The budget of each decision in a review of ``decisions`` searched decisions.
+
+    Why: a game of thousands of decisions (two random players in the treasure
+    hunt can make 3,000) would otherwise take many minutes. Past
+    :data:`LONG_GAME_DECISIONS` the iterations per decision shrink so that
+    the whole review costs about as much as one of that many decisions, but
+    never below :data:`LONG_GAME_FLOOR` of the budget. Fewer iterations mean
+    noisier grades; ``Review.iterations`` says what each decision got.
+    Typical games (up to about 250 moves with a choice,
+    ``benchmarks/bench_review.py``) keep the whole budget.
+    """
+    if decisions <= LONG_GAME_DECISIONS:
+        return budget
+    share = max(LONG_GAME_FLOOR, LONG_GAME_DECISIONS / decisions)
+    return replace(budget, iterations=max(1, round(budget.iterations * share)))
 
 
 def decision_seed(seed: int, ply: int) -> int:
@@ -105,6 +128,8 @@ def plan(
         if states[k].current_player in seats and len(states[k].legal_moves()) > 1
     ]
     solver = solved_by_solver(game_id)
+    if not solver:
+        chosen = budget_for_length(chosen, len(plies))
     result = Review(
         game=game_id,
         players=list(final.names),
@@ -178,7 +203,8 @@ def decide(
         return solitaire.decision(state, move, budget.samples, k_seed, thresholds)
     from pyramids.review import multiplayer
 
-    return multiplayer.decision(state, move, iterations_for(game_id, budget), k_seed, thresholds)
+    iterations = iterations_for(game_id, budget)
+    return multiplayer.decision(state, move, iterations, k_seed, thresholds, budget.settle)
 
 
 def _in_processes(

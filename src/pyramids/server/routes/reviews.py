@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
-from pyramids.server.dependencies import ServerReviews
+from pyramids.server.dependencies import ServerReviews, client_address
 from pyramids.server.openapi import errors
 
 router = APIRouter()
@@ -28,7 +28,7 @@ async def review_status(room_id: str, found: ServerReviews) -> dict[str, Any]:
 @router.post(
     "/api/rooms/{room_id}/review",
     summary="Start the review of a finished game (computed once, in the background)",
-    responses=errors(400, 404, 409),
+    responses=errors(400, 404, 409, 429),
 )
-async def review_start(room_id: str, found: ServerReviews) -> dict[str, Any]:
-    return await found.start(room_id)
+async def review_start(request: Request, room_id: str, found: ServerReviews) -> dict[str, Any]:
+    return await found.start(room_id, client_address(request))
