@@ -1,4 +1,4 @@
-"""The exact solver on 1,000 deals per setting (issue 7's benchmark).
+"""The exact solver on 1,000 deals per setting.
 
 Solves deals 1..N (N = 1,000 unless ``SOLVER_BENCH_DEALS`` says otherwise) of
 ``golf`` without and with the King-Ace wrap and under PySolFC's default rule

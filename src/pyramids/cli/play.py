@@ -88,7 +88,7 @@ class Session:
     listed: list[Hashable] = field(default_factory=list)
     listed_at: int | None = None
     saved: tuple[Path, int] | None = None
-    #: files this session may replace without asking: the game it resumed, its
+    #: files this game may replace without asking: the game it resumed, its
     #: ``--save`` file once allowed, and every file it has saved to itself
     own_files: set[Path] = field(default_factory=set)
     #: the command that deals this game again (:func:`deal_command`); None if none can
@@ -405,7 +405,7 @@ def interactive() -> bool:
 
 
 def may_replace(session: Session, path: Path) -> bool:
-    """Whether ``path`` may be written: it is new, this session's own, or the player says so.
+    """Whether ``path`` may be written: it is new, this game's own, or the player says so.
 
     A file found there is never replaced silently (it may be another saved game):
     at a terminal the player is asked; a run without one (a pipe, a script) is refused.

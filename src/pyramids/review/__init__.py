@@ -20,7 +20,7 @@ was possible" line that knows every card; the other games by information-set
 MCTS (:mod:`.multiplayer`). See ``docs/review.md``.
 
 Why this package can be called (``pyramids.review(record)``): the review is
-one function, and the issue that asked for it names it so; the package holds
+one function, and that is the name users look for; the package holds
 its parts. Calling the package calls :func:`review`. Typed code imports the
 function: ``from pyramids.review import review``. Nothing heavy is imported
 here (the solver and the search load when a review runs), so ``import
