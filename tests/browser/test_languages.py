@@ -20,7 +20,7 @@ pytestmark = pytest.mark.timeout(180)
 #: text that is the same in every language: names of games and languages, the brand,
 #: notation, numbers
 SAME_EVERYWHERE = re.compile(
-    r"^(Pyramids|Pirámides|Pyramido|Pyramideto|English|Português|Español|Suomi|Čeština"
+    r"^(Pyramids|Pirámides|Pyramido|Pyramideto|English|Português \(Brasil\)|Español|Suomi|Čeština"
     r"|[\d\s.,:#/·–()%+−-]*|[A-Za-z]?\d+|[A-G]\d|Golf|TriPeaks|Player \d|.{0,2})$"
 )
 

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 #: the languages every face speaks, English first (the fallback)
 LANGUAGES: tuple[str, ...] = ("en", "pt", "fi", "cs", "es")
 DEFAULT = "en"
+#: the region each catalog is written for, where it has one: the Portuguese catalog is
+#: Brazilian (as the *Pyramido* rulebook is), so its id is ``pt`` (and ``pt-BR``), and a
+#: reader asking for European Portuguese (``pt-PT``, ``pt_PT``) gets it on purpose: the
+#: nearest catalog there is, until a ``pt_PT`` one is written
+REGIONS: Mapping[str, str] = {"pt": "BR"}
 #: where the catalogs live (package data, so an installed wheel has them)
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAINS = ("pyramids", "web")
@@ -180,7 +185,9 @@ def negotiate(preferred: str | Iterable[str] | None) -> str:
         tags = _parse_accept_language(preferred)
     else:
         tags = [t for t in preferred if t]
-    for tag in tags:  # the first tag we have, or whose language we have ("pt-BR": "pt")
+    # the first tag we have, or whose language we have: "pt-BR" is "pt"; so is "pt-PT",
+    # which reads the Brazilian catalog (see REGIONS)
+    for tag in tags:
         tag = tag.replace("_", "-").lower()
         for candidate in (tag, tag.split("-")[0]):
             if candidate in LANGUAGES:

@@ -10,7 +10,7 @@
 /** The languages the app speaks, in their own names (the menu shows them like this). */
 export const LANGUAGES = [
   { code: "en", name: "English" },
-  { code: "pt", name: "Português" },
+  { code: "pt", name: "Português (Brasil)" },
   { code: "es", name: "Español" },
   { code: "fi", name: "Suomi" },
   { code: "cs", name: "Čeština" },
