@@ -46,6 +46,7 @@ from pyramids.server.routes import games, hints, pages, records, reviews, rooms,
 from pyramids.server.routes.hints import HintSlots
 from pyramids.server.routes.pages import WEB_DIR
 from pyramids.server.routes.websocket import SocketCounts
+from pyramids.server.sockets import QueuedBytes
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
@@ -141,6 +142,7 @@ def create_app(
         (connection_limits or ConnectionLimits()).websockets_per_address
     )
     app.state.hints = HintSlots()
+    app.state.queued = QueuedBytes()
     add_error_handlers(app)
     app.openapi = partial(_openapi_schema, app)  # type: ignore[method-assign]
     for router in ROUTERS:

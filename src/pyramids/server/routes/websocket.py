@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
@@ -29,6 +30,7 @@ from pyramids.server.inputs import (
 from pyramids.server.limits import RateLimits, address_key
 from pyramids.server.protocol import ProtocolError, error_message
 from pyramids.server.rooms import Connection, Room, RoomManager, chat_history, dumps
+from pyramids.server.sockets import SEND_TIMEOUT, Flood, QueuedBytes, SocketConnection
 
 router = APIRouter()
 
@@ -115,23 +117,31 @@ async def _serve_socket(
         await websocket.send_text(dumps(error_message(err, tr=tr)))
         await websocket.close(code=4400)
         return
-    conn = Connection(seat, tr, address)
+    queued: QueuedBytes = websocket.app.state.queued
+    conn = SocketConnection(seat, tr, address, queued, address_key(address))
     # No await between subscribing and queueing the catch-up: no event can slip between.
     room.conns.add(conn)
     catch_up(room, conn, since)
     sender = asyncio.create_task(_send_loop(websocket, conn))
+    flood = Flood()
     try:
         while not conn.closed:
+            conn.receiving = asyncio.current_task()  # the sender may cancel this wait
             raw = await websocket.receive()
+            conn.receiving = None
             if raw["type"] == "websocket.disconnect":
                 break
-            text = raw.get("text")
-            if text is None and raw.get("bytes") is not None:
-                text = raw["bytes"].decode("utf-8", errors="replace")
-            await _handle(manager, limits, room, conn, text or "")
+            await _handle(manager, limits, room, conn, flood, raw)
+            if flood.over:
+                conn.close_code = 4429
+                conn.close()
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not conn.dropped:  # cancelled from outside (shutdown): not ours to swallow
+            raise
     finally:
+        conn.receiving = None
         room.conns.discard(conn)
         conn.close()
         await sender
@@ -139,14 +149,32 @@ async def _serve_socket(
 
 
 async def _handle(
-    manager: RoomManager, limits: RateLimits, room: Room, conn: Connection, text: str
+    manager: RoomManager,
+    limits: RateLimits,
+    room: Room,
+    conn: Connection,
+    flood: Flood,
+    raw: Mapping[str, Any],
 ) -> None:
-    """Answer one client message; every refusal is an error message, never a closed socket."""
+    """Answer one client message; every refusal is an error message, never a closed socket.
+
+    The message is counted before it is read: one refused by the rate limit
+    costs no parse, and only the first of a run of refusals is answered.
+    """
     reply_to = None
     try:
-        msg = parse_client_message(text)
+        try:
+            limits.check("messages", conn.address, conn.buckets)
+        except ProtocolError as e:
+            if flood.refuse():
+                conn.send(error_message(e, None, conn.tr))
+            return
+        flood.accepted()
+        text = raw.get("text")
+        if text is None and raw.get("bytes") is not None:
+            text = raw["bytes"].decode("utf-8", errors="replace")
+        msg = parse_client_message(text or "")
         reply_to = msg.id
-        limits.check("messages", conn.address, conn.buckets)
         match msg:
             case PingMessage():
                 conn.send({"type": "pong", "version": room.version, "reply_to": reply_to})
@@ -189,15 +217,23 @@ def catch_up(room: Room, conn: Connection, since: int | None) -> None:
         conn.send(history)
 
 
-async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+async def _send_loop(websocket: WebSocket, conn: SocketConnection) -> None:
+    """Write the connection's messages; drop a client that takes too long to read one.
+
+    A dropped client may be sending nothing (so the receiving loop would wait
+    for ever): that loop is cancelled, and the socket closed without waiting
+    for a client that does not read.
+    """
     try:
-        while True:
-            msg = await conn.outbox.get()
-            if msg is None:
-                break
-            await websocket.send_text(dumps(msg))
+        while (text := await conn.next_text()) is not None:
+            await asyncio.wait_for(websocket.send_text(text), SEND_TIMEOUT)
+            conn.sent()
+    except TimeoutError:
+        conn.drop()
     except Exception:  # the client went away; the receive loop will notice
-        conn.closed = True
+        conn.close()
+    if conn.dropped and conn.receiving is not None:
+        conn.receiving.cancel()
     if conn.closed:
         with contextlib.suppress(Exception):  # already closed by the client
-            await websocket.close()
+            await asyncio.wait_for(websocket.close(code=conn.close_code), 1)
