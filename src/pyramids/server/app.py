@@ -35,7 +35,7 @@ from pyramids import __version__
 from pyramids.server import openapi
 from pyramids.server.asgi import BodyLimit, SecurityHeaders
 from pyramids.server.dependencies import scope_language
-from pyramids.server.errors import add_error_handlers
+from pyramids.server.errors import add_error_handlers, limit_error_logs
 from pyramids.server.guard import ConnectionLimits
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.limits import RateLimits
@@ -144,6 +144,7 @@ def create_app(
     app.state.hints = HintSlots()
     app.state.queued = QueuedBytes()
     add_error_handlers(app)
+    limit_error_logs()
     app.openapi = partial(_openapi_schema, app)  # type: ignore[method-assign]
     for router in ROUTERS:
         app.include_router(router)

@@ -307,9 +307,7 @@ def parse_json(raw: bytes | str) -> Any:
             raise ProtocolError("bad-json", "the request body is not UTF-8 text") from None
     values = raw.count(",") + raw.count("[") + raw.count("{")
     if values > MAX_VALUES:
-        raise ProtocolError(
-            "bad-json", "the JSON holds more than {limit} values", limit=MAX_VALUES
-        )
+        raise ProtocolError("bad-json", "the JSON holds more than {limit} values", limit=MAX_VALUES)
     try:
         value = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except _Refused as e:
