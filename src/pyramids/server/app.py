@@ -29,7 +29,6 @@ from functools import partial
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from pyramids import __version__
 from pyramids.server import openapi
@@ -47,6 +46,7 @@ from pyramids.server.routes.hints import HintSlots
 from pyramids.server.routes.pages import WEB_DIR
 from pyramids.server.routes.websocket import SocketCounts
 from pyramids.server.sockets import QueuedBytes
+from pyramids.server.static import IMMUTABLE, REVALIDATE, static_files, versioned_prefix
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
@@ -148,7 +148,9 @@ def create_app(
     app.openapi = partial(_openapi_schema, app)  # type: ignore[method-assign]
     for router in ROUTERS:
         app.include_router(router)
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    # the versioned address first: the plain mount would take it for a folder name
+    app.mount(versioned_prefix(WEB_DIR), static_files(WEB_DIR, IMMUTABLE), name="versioned")
+    app.mount("/static", static_files(WEB_DIR, REVALIDATE), name="static")
     return app
 
 
