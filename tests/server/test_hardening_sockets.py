@@ -86,6 +86,10 @@ def test_a_flooding_socket_is_refused_unparsed_then_closed_while_others_play(
             reader = asyncio.create_task(read())
             await asyncio.gather(flood(), ping())
             await asyncio.wait_for(reader, 10)
+            # the flooder's address may not come straight back (barred for 10 s)
+            with pytest.raises(websockets.InvalidStatus) as refused:
+                await websockets.connect(uri)
+            assert refused.value.response.status_code == 403
             return answers, flooder.close_code, pongs
 
     answers, code, pongs = asyncio.run(run())

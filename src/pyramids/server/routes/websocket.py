@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -34,16 +35,40 @@ from pyramids.server.sockets import SEND_TIMEOUT, Flood, QueuedBytes, SocketConn
 
 router = APIRouter()
 
+#: seconds an address may not open WebSockets after one of them was closed for flooding
+BARRED_SECONDS = 10.0
+#: addresses remembered as barred before the expired ones are forgotten
+MAX_BARRED = 10_000
+
 #: refusals that leave the client behind the game: the error carries a fresh snapshot
 _RESYNCING = frozenset({"stale-version", "not-your-turn", "game-over", "illegal-move"})
 
 
 class SocketCounts:
-    """Open WebSockets per client address (at most ``limit`` each)."""
+    """Open WebSockets per client address (at most ``limit`` each), and the addresses
+    barred for a while after one of their sockets was closed for flooding."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._open: dict[str, int] = {}
+        self._barred: dict[str, float] = {}
+
+    def bar(self, key: str, seconds: float = BARRED_SECONDS) -> None:
+        """Refuse new sockets of ``key`` for ``seconds`` (it flooded; it would reconnect)."""
+        if len(self._barred) >= MAX_BARRED:  # a flood of addresses: forget the expired
+            now = time.monotonic()
+            self._barred = {k: t for k, t in self._barred.items() if t > now}
+        self._barred[key] = time.monotonic() + seconds
+
+    def barred(self, key: str) -> bool:
+        """Whether ``key`` may not open a socket now."""
+        until = self._barred.get(key)
+        if until is None:
+            return False
+        if until <= time.monotonic():
+            del self._barred[key]
+            return False
+        return True
 
     def open(self, key: str) -> bool:
         """Count one more socket of ``key``; ``False`` (not counted) if it has ``limit``."""
@@ -74,9 +99,12 @@ async def ws_room(
     counts: Annotated[SocketCounts, Depends(socket_counts)],
     tr: Lang,
 ) -> None:
-    await websocket.accept()
     address = client_address(websocket)
     key = address_key(address)
+    if counts.barred(key):  # refused before the handshake completes: HTTP 403
+        await websocket.close(code=4429)
+        return
+    await websocket.accept()
     if not counts.open(key):
         err = ProtocolError(
             "rate-limited",
@@ -88,9 +116,11 @@ async def ws_room(
         await websocket.close(code=4429)
         return
     try:
-        await _serve_socket(websocket, manager, limits, room_id, tr, address)
+        flooded = await _serve_socket(websocket, manager, limits, room_id, tr, address)
     finally:
         counts.close(key)
+    if flooded:
+        counts.bar(key)
 
 
 async def _serve_socket(
@@ -100,7 +130,8 @@ async def _serve_socket(
     room_id: str,
     tr: Translator,
     address: str | None,
-) -> None:
+) -> bool:
+    """Serve one socket; ``True`` if it was closed for flooding."""
     token = websocket.query_params.get("token")
     since_text = websocket.query_params.get("since")
     try:
@@ -111,12 +142,12 @@ async def _serve_socket(
     except ProtocolError as e:
         await websocket.send_text(dumps(error_message(e, tr=tr)))
         await websocket.close(code=4000 + e.status)
-        return
+        return False
     except ValueError:
         err = ProtocolError("bad-request", "'since' must be a version number")
         await websocket.send_text(dumps(error_message(err, tr=tr)))
         await websocket.close(code=4400)
-        return
+        return False
     queued: QueuedBytes = websocket.app.state.queued
     conn = SocketConnection(seat, tr, address, queued, address_key(address))
     # No await between subscribing and queueing the catch-up: no event can slip between.
@@ -146,6 +177,7 @@ async def _serve_socket(
         conn.close()
         await sender
         manager.maybe_evict(room)
+    return flood.over
 
 
 async def _handle(
