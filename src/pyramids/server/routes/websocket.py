@@ -2,9 +2,11 @@
 
 On connecting, a client gets what it lacks (the events after ``since``, or a
 snapshot) and then every event of the room from its seat's view. Each message
-it sends is read into a typed message (:func:`inputs.parse_client_message`)
-and answered; a refusal is an ``error`` message and never closes the socket
-(``docs/server.md``, *WebSocket protocol*).
+it sends is counted against the rate limits, then read into a typed message
+(:func:`inputs.parse_client_message`) and answered; a refusal is an ``error``
+message and never closes the socket (``docs/server.md``, *WebSocket
+protocol*). What a socket may cost is bounded in :mod:`pyramids.server.sockets`:
+one that keeps flooding, or does not read what it is sent, is closed.
 """
 
 from __future__ import annotations
