@@ -29,13 +29,12 @@ from functools import partial
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from pyramids import __version__
 from pyramids.server import openapi
 from pyramids.server.asgi import BodyLimit, SecurityHeaders
 from pyramids.server.dependencies import scope_language
-from pyramids.server.errors import add_error_handlers
+from pyramids.server.errors import add_error_handlers, limit_error_logs
 from pyramids.server.guard import ConnectionLimits
 from pyramids.server.heap import freeze_long_lived_heap
 from pyramids.server.limits import RateLimits
@@ -46,6 +45,8 @@ from pyramids.server.routes import games, hints, pages, records, reviews, rooms,
 from pyramids.server.routes.hints import HintSlots
 from pyramids.server.routes.pages import WEB_DIR
 from pyramids.server.routes.websocket import SocketCounts
+from pyramids.server.sockets import QueuedBytes
+from pyramids.server.static import IMMUTABLE, REVALIDATE, static_files, versioned_prefix
 from pyramids.server.storage import Store
 
 log = logging.getLogger("pyramids.server")
@@ -141,11 +142,15 @@ def create_app(
         (connection_limits or ConnectionLimits()).websockets_per_address
     )
     app.state.hints = HintSlots()
+    app.state.queued = QueuedBytes()
     add_error_handlers(app)
+    limit_error_logs()
     app.openapi = partial(_openapi_schema, app)  # type: ignore[method-assign]
     for router in ROUTERS:
         app.include_router(router)
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    # the versioned address first: the plain mount would take it for a folder name
+    app.mount(versioned_prefix(WEB_DIR), static_files(WEB_DIR, IMMUTABLE), name="versioned")
+    app.mount("/static", static_files(WEB_DIR, REVALIDATE), name="static")
     return app
 
 

@@ -97,11 +97,14 @@ LiveRoom = Annotated[Room, Depends(live_room)]
 FreshRoom = Annotated[Room, Depends(fresh_room)]
 
 
-async def json_body(request: Request) -> Any:
+async def json_body(request: Request, limits: Limits) -> Any:
     """The request's JSON body, within the bounds of :func:`protocol.parse_json`.
 
     Its size was bounded before (:class:`asgi.BodyLimit`: 413 past ``MAX_BODY``).
+    It counts as one of its address's messages before it is read: a flood
+    refused with 429 costs no parse.
     """
+    limits.check("messages", client_address(request))
     return parse_json(await request.body() or b"{}")
 
 

@@ -18,31 +18,31 @@ fields, then the fields as declared.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from pyramids.engine.errors import PlayersError, PyramidsError, VariantError
+from pyramids.engine.player_names import (
+    NAME_MAX_LENGTH,
+    check_name,
+    clean_text,
+    has_control_characters,
+)
+from pyramids.engine.registry import get_game
+from pyramids.engine.variant import Option
 from pyramids.i18n import N_
 from pyramids.server.protocol import MAX_BODY, ProtocolError, parse_json, shown
 
 #: seeds a room may be dealt from: 0 to 2**53 - 1, so that every client, JavaScript
 #: included, reads a revealed seed exactly (as message ids, :data:`MessageId`)
 SEED_LIMIT = 2**53
-#: the longest seat name
-NAME_MAX_LENGTH = 40
 #: the longest move text a client may send (notation is a few characters)
 MAX_MOVE_LENGTH = 64
 #: the longest text a client may use as a message ``id``
 MAX_ID_LENGTH = 64
-#: Unicode categories no name or chat line may hold (control, surrogate, private, unassigned)
-CONTROL_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn"})
-
-
-def has_control_characters(text: str) -> bool:
-    """Whether ``text`` holds a character that is not printable text (shown to every player)."""
-    return any(unicodedata.category(c) in CONTROL_CATEGORIES for c in text)
+__all__ = ["NAME_MAX_LENGTH", "has_control_characters"]  # the rule's, for the server
 
 
 class Input(BaseModel):
@@ -99,12 +99,15 @@ def _field(problem: ErrorDetails) -> str:
 
 
 def _seat_name(name: str) -> str:
-    """A seat's name: 1 to 40 characters of printable text, without the spaces around it."""
-    if not 0 < len(name.strip()) <= NAME_MAX_LENGTH:
-        raise PydanticCustomError("name_length", "a name is 1 to 40 characters")
-    if has_control_characters(name):
-        raise PydanticCustomError("name_control", "a name cannot hold control characters")
-    return name.strip()
+    """A seat's name, normalized by the one rule of names (:mod:`.player_names`)."""
+    try:
+        return check_name(name, person=False)
+    except PlayersError as e:
+        raise _name_refused(e) from None
+
+
+def _name_refused(err: PlayersError) -> PydanticCustomError:
+    return PydanticCustomError("name_refused", "{reason}", {"reason": str(err), "error": err})
 
 
 def _echoable(ident: int | str | None) -> int | str | None:
@@ -174,6 +177,16 @@ class SeatRequest(Input):
             data = {k: v for k, v in data.items() if k not in ("agent", "level")}
         return data
 
+    @model_validator(mode="after")
+    def _person_not_a_bot(self) -> Self:
+        """A person's name may not pass for a bot's (the rule's ``person``)."""
+        if self.kind == "human" and self.name is not None:
+            try:
+                check_name(self.name, person=True)
+            except PlayersError as e:
+                raise _name_refused(e) from None
+        return self
+
 
 class NewRoom(Input):
     """``POST /api/rooms``: the game, its seats (or a number of human seats) and options.
@@ -194,6 +207,13 @@ class NewRoom(Input):
     spectator_chat: bool = False
 
     @classmethod
+    def parse(cls, value: Any) -> Self:
+        """The shape, then each variant value's JSON type (see :func:`strict_variant`)."""
+        room = super().parse(value)
+        strict_variant(room.game, room.variant)
+        return room
+
+    @classmethod
     def refusal(cls, problem: ErrorDetails) -> ProtocolError:
         unknown = N_("unknown field {field}; a new room takes {fields}")
         shape = cls.shape_refusal(problem, "bad-request", unknown)
@@ -207,15 +227,13 @@ class NewRoom(Input):
 
 def _seat_refusal(problem: ErrorDetails, seat: int) -> ProtocolError:
     loc = problem["loc"]
+    if problem["type"] == "name_refused":
+        err: PlayersError = problem.get("ctx", {})["error"]
+        return ProtocolError(
+            "bad-request", "seat {seat}: {reason}", {"rule": err.code}, seat=seat, reason=err
+        )
     if len(loc) == 2:
         return ProtocolError("bad-request", "seat {seat} must be an object", seat=seat)
-    if loc[2] == "name" and problem["type"] == "name_control":
-        return ProtocolError(
-            "bad-request",
-            "seat {seat}: a name cannot hold control characters",
-            {"rule": "player-names"},
-            seat=seat,
-        )
     if loc[2] == "name":
         return ProtocolError(
             "bad-request",
@@ -229,6 +247,57 @@ def _seat_refusal(problem: ErrorDetails, seat: int) -> ProtocolError:
             "bad-request", "seat {seat}: 'kind' must be 'human' or 'bot'", seat=seat
         )
     return ProtocolError("bad-request", "seat {seat}: 'agent' and 'level' are text", seat=seat)
+
+
+def strict_variant(game_id: str, variant: dict[str, Any]) -> None:
+    """Refuse a variant value of the wrong JSON type: ``"3"`` is not 3, ``"yes"`` not true.
+
+    Why here: the engine reads options from the command line too, where every
+    value is text and ``"yes"`` means true; a JSON client says what it means.
+    An unknown game or option is left to the room's own checks.
+    """
+    try:
+        options = {o.name: o for o in get_game(game_id).options}
+    except PyramidsError:
+        return
+    for name, value in variant.items():
+        option = options.get(name)
+        if option is not None and not _json_type_fits(option, value):
+            raise ProtocolError.from_engine("bad-request", _wrong_type(option, value))
+
+
+def _json_type_fits(option: Option, value: Any) -> bool:
+    if isinstance(value, str) and value in option.also:
+        return True
+    if option.kind is bool:
+        return isinstance(value, bool)
+    if option.kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def _wrong_type(option: Option, value: Any) -> VariantError:
+    """The engine's own refusal of ``value`` for ``option`` (same codes and sentences)."""
+    if option.kind is bool:
+        return VariantError(
+            "option '{option}' must be true or false, not {value}",
+            code="variant-not-bool",
+            option=option.name,
+            value=shown(value),
+        )
+    if option.kind is int:
+        return VariantError(
+            "option '{option}' must be a whole number, not {value}",
+            code="variant-not-int",
+            option=option.name,
+            value=shown(value),
+        )
+    return VariantError(
+        "option '{option}' must be text, not {value}",
+        code="variant-not-text",
+        option=option.name,
+        value=shown(value),
+    )
 
 
 _NEW_ROOM_REFUSALS = {
@@ -358,7 +427,8 @@ class ChatMessage(ClientMessage):
     """``{"type": "chat", "text"}``: a line for the table (its content: ``RoomManager.chat``)."""
 
     kind = "chat"
-    text: str
+    #: without direction controls (:func:`.player_names.clean_text`)
+    text: Annotated[str, AfterValidator(clean_text)]
 
 
 class PingMessage(ClientMessage):

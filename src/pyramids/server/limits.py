@@ -61,7 +61,8 @@ class Rate:
 #: the actions that are limited, and what each covers
 ACTIONS: dict[str, str] = {
     "moves": "moves and undos (WebSocket and REST)",
-    "messages": "WebSocket messages of any type",
+    "messages": "WebSocket messages of any type and REST request bodies, counted before "
+    "they are read",
     "rooms": "new rooms (POST /api/rooms)",
     "hints": "hints (GET /api/rooms/{room}/hint)",
     "chat": "chat lines",
@@ -72,6 +73,7 @@ DEFAULTS: dict[str, Rate] = {
     "moves-per-connection": Rate(30, 5),
     "moves-per-address": Rate(300, 10),
     "messages-per-connection": Rate(120, 10),
+    "messages-per-address": Rate(600, 10),
     "rooms-per-address": Rate(30, 60),
     "hints-per-connection": Rate(5, 15),
     "hints-per-address": Rate(20, 60),

@@ -1,7 +1,8 @@
 """What is not the game API: the web app's page, the API's documentation, the health check.
 
 The web app's files themselves are served from ``/static/`` (mounted by
-:func:`pyramids.server.app.create_app`, after every route).
+:func:`pyramids.server.app.create_app`, after every route; their versioned
+addresses and cache lifetimes: :mod:`pyramids.server.static`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from pyramids.server.asgi import docs_policy
 from pyramids.server.dependencies import Manager
+from pyramids.server.static import REVALIDATE, versioned_page, versioned_prefix
 
 #: the browser app (package data): ``index.html``, its modules and styles, ``boards/``
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
@@ -50,8 +52,10 @@ def _with_policy(page: HTMLResponse) -> HTMLResponse:
 
 
 @router.get("/")
-async def index() -> FileResponse:
-    return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+async def index() -> Response:
+    """The page, its files at their versioned addresses (:mod:`pyramids.server.static`)."""
+    page = versioned_page(WEB_DIR / "index.html", versioned_prefix(WEB_DIR))
+    return Response(page, media_type="text/html", headers={"Cache-Control": REVALIDATE})
 
 
 @router.get("/favicon.ico")

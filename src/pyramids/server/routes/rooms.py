@@ -18,7 +18,6 @@ from pyramids.engine.registry import game_ids
 from pyramids.server import openapi
 from pyramids.server.dependencies import (
     FreshRoom,
-    JsonBody,
     Lang,
     Limits,
     LiveRoom,
@@ -35,9 +34,9 @@ from pyramids.server.rooms import Room
 router = APIRouter()
 
 
-def _count_room(request: Request, body: JsonBody, limits: Limits) -> None:
-    """A new room counts against its address's limit once its body is JSON, before the
-    checks of its fields (so a refused request counts as well: as it always has)."""
+def _count_room(request: Request, limits: Limits) -> None:
+    """A new room counts against its address's limit before its body is read (so a
+    refused request counts as well, and one refused with 429 costs no parse)."""
     limits.check("rooms", client_address(request))
 
 
