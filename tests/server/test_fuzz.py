@@ -1,4 +1,4 @@
-"""Fuzzing a real ``pyramids serve`` on loopback (issue 17), bounded to a few seconds each.
+"""Fuzzing a real ``pyramids serve`` on loopback, bounded to a few seconds each.
 
 * **schemathesis** (the dev extra) reads ``/openapi.json`` and sends what the schema
   allows and what it does not; every answer must conform to the schema (status,

@@ -1,6 +1,6 @@
-"""Slow clients cannot lock others out (issue 17): header deadline, half-open caps.
+"""Slow clients cannot lock others out: header deadline, half-open caps.
 
-The main test is the issue's own: a real ``pyramids serve`` whose file limit is
+The main test is the attack itself: a real ``pyramids serve`` whose file limit is
 lowered to 256 (``prlimit --nofile=256``), 300 connections that each trickle
 one byte of a request head every 2 s (reconnecting when closed), and a normal
 request every half second that must be answered within 1 s throughout.
