@@ -43,3 +43,30 @@ def test_help_speaks_the_chosen_language(lang: str, words: list[str]) -> None:
     text = " ".join(result.output.split())
     for word in words:
         assert word in text, text
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("cs", ["Spustí webovou aplikaci", "port TCP", "Zkontroluje záznam hry ze serveru"]),
+        ("es", ["Sirve la aplicación web", "puerto TCP", "Comprueba el registro de una partida"]),
+        ("fi", ["Käynnistää verkkosovelluksen", "TCP-portti", "Tarkistaa palvelimella pelatun"]),
+        ("pt", ["Serve o aplicativo web", "porta TCP", "Verifica o registro de uma partida"]),
+    ],
+)
+def test_the_servers_commands_speak_the_chosen_language(lang: str, words: list[str]) -> None:
+    """``serve`` and ``verify`` too: a club's host reads them in their own language."""
+    texts = []
+    for command in ("serve", "verify"):
+        result = runner.invoke(app, ["--lang", lang, command, "--help"], terminal_width=100)
+        assert result.exit_code == 0, result.output
+        texts.append(" ".join(result.output.split()))
+    text = " ".join(texts)
+    for word in words:
+        assert word in text, text
+
+
+def test_a_bad_serve_option_is_refused_in_the_chosen_language() -> None:
+    result = runner.invoke(app, ["--lang", "es", "serve", "--bot-lease", "0"])
+    assert result.exit_code == 2
+    assert "--bot-lease debe ser un número positivo de segundos" in result.output

@@ -10,66 +10,84 @@ from typing import Annotated
 
 import typer
 
+from pyramids.i18n import N_
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``serve`` command to the ``pyramids`` CLI."""
 
-    @app.command("serve")
+    @app.command(
+        "serve", help=N_("Serve the web app: play any game at http://HOST:PORT (Ctrl-C stops).")
+    )
     def serve_cmd(
-        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="TCP port", min=1, max=65535)] = 8000,
+        host: Annotated[str, typer.Option(help=N_("address to listen on"))] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help=N_("TCP port"), min=1, max=65535)] = 8000,
         database_url: Annotated[
             str,
             typer.Option(
                 "--database-url",
-                help="SQLAlchemy URL: sqlite:///file.db (default ./pyramids.db) "
-                "or postgresql+psycopg://user:pass@host/db",
+                help=N_(
+                    "SQLAlchemy URL: sqlite:///file.db (default ./pyramids.db) "
+                    "or postgresql+psycopg://user:pass@host/db"
+                ),
             ),
         ] = "sqlite:///pyramids.db",
         bot_delay: Annotated[
-            float, typer.Option(help="seconds a bot waits before moving (so people see it)")
+            float, typer.Option(help=N_("seconds a bot waits before moving (so people see it)"))
         ] = 0.4,
         rate_limit: Annotated[
             list[str] | None,
             typer.Option(
                 "--rate-limit",
                 metavar="NAME=COUNT/SECONDS",
-                help="change one rate limit (e.g. moves-per-address=600/10), lift one "
-                "(NAME=off) or all (off); repeatable; names and defaults in docs/security.md",
+                help=N_(
+                    "change one rate limit (e.g. moves-per-address=600/10), lift one "
+                    "(NAME=off) or all (off); repeatable; names and defaults in docs/security.md"
+                ),
             ),
         ] = None,
         header_timeout: Annotated[
             float,
-            typer.Option(help="seconds a client has to send a request's head before it is cut off"),
+            typer.Option(
+                help=N_("seconds a client has to send a request's head before it is cut off")
+            ),
         ] = 5.0,
         half_open_per_address: Annotated[
             int,
             typer.Option(
-                help="connections one address may hold open without a complete request head; "
-                "past it its oldest such connection is closed"
+                help=N_(
+                    "connections one address may hold open without a complete request head; "
+                    "past it its oldest such connection is closed"
+                )
             ),
         ] = 16,
         max_connections: Annotated[
             int | None,
-            typer.Option(help="connections in all (default: the file limit, ulimit -n, less 64)"),
+            typer.Option(
+                help=N_("connections in all (default: the file limit, ulimit -n, less 64)")
+            ),
         ] = None,
         websockets_per_address: Annotated[
-            int, typer.Option(help="WebSocket connections one address may hold open")
+            int, typer.Option(help=N_("WebSocket connections one address may hold open"))
         ] = 64,
         broker: Annotated[
             str | None,
             typer.Option(
                 "--broker",
                 metavar="redis://HOST:PORT/DB",
-                help="Redis of a cluster: this process is then one of many instances "
-                "sharing --database-url (PostgreSQL); see docs/deploy.md",
+                help=N_(
+                    "Redis of a cluster: this process is then one of many instances "
+                    "sharing --database-url (PostgreSQL); see docs/deploy.md"
+                ),
             ),
         ] = None,
         bot_lease: Annotated[
             float,
             typer.Option(
-                help="with --broker: seconds a bot's lease lives unrenewed, i.e. how long "
-                "the bots of a dead instance wait before another one takes them over"
+                help=N_(
+                    "with --broker: seconds a bot's lease lives unrenewed, i.e. how long "
+                    "the bots of a dead instance wait before another one takes them over"
+                )
             ),
         ] = 5.0,
     ) -> None:
@@ -77,6 +95,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
         from sqlalchemy.exc import ArgumentError, OperationalError
 
+        from pyramids.cli.common import _
         from pyramids.server.app import create_app
         from pyramids.server.guard import ConnectionLimits, Guard, guarded_protocol
         from pyramids.server.limits import RateLimits, parse_rate_options
@@ -86,18 +105,16 @@ def register(app: typer.Typer) -> None:
         try:
             rates = RateLimits(parse_rate_options(rate_limit or []))
         except ValueError as e:
-            typer.echo(f"Error: {e}", err=True)
-            raise typer.Exit(2) from None
+            raise _refuse(str(e)) from None
         if bot_lease <= 0:
-            typer.echo("Error: --bot-lease must be a positive number of seconds", err=True)
-            raise typer.Exit(2)
+            message = _("--bot-lease must be a positive number of seconds")
+            raise _refuse(message)
         if header_timeout <= 0 or half_open_per_address < 1 or websockets_per_address < 1:
-            typer.echo(
-                "Error: --header-timeout, --half-open-per-address and "
-                "--websockets-per-address must be positive",
-                err=True,
+            message = _(
+                "--header-timeout, --half-open-per-address and "
+                "--websockets-per-address must be positive"
             )
-            raise typer.Exit(2)
+            raise _refuse(message)
         connection_limits = ConnectionLimits(
             header_timeout=header_timeout,
             half_open_per_address=half_open_per_address,
@@ -113,16 +130,30 @@ def register(app: typer.Typer) -> None:
             reason = e.orig if isinstance(e, OperationalError) and e.orig is not None else e
             detail = " ".join(str(reason).split())
             shown = _without_password(database_url)
-            typer.echo(f"Error: cannot use the database {shown}: {detail}", err=True)
-            raise typer.Exit(2) from None
+            message = _("cannot use the database {url}: {reason}", url=shown, reason=detail)
+            raise _refuse(message) from None
         if broker is not None:
             _check_broker(broker)
 
-        typer.echo(
-            f"Pyramids: open http://{host}:{port}/ in a browser"
-            f" (database {_without_password(database_url)}"
-            + (f", broker {_without_password(broker)})" if broker else ")")
-        )
+        address = f"http://{host}:{port}/"
+        database = _without_password(database_url)
+        if broker:
+            typer.echo(
+                _(
+                    "Pyramids: open {address} in a browser (database {database}, broker {broker})",
+                    address=address,
+                    database=database,
+                    broker=_without_password(broker),
+                )
+            )
+        else:
+            typer.echo(
+                _(
+                    "Pyramids: open {address} in a browser (database {database})",
+                    address=address,
+                    database=database,
+                )
+            )
         guard = Guard(connection_limits)
         app = create_app(
             database_url,
@@ -155,20 +186,33 @@ def _check_broker(url: str) -> None:
     """Stop with one clear line, before listening, if the broker cannot be used."""
     import importlib.util
 
+    from pyramids.cli.common import _
+
     # asked of the third-party package itself: an import error inside our broker
     # module is a bug to see, not a missing extra
     if importlib.util.find_spec("redis") is None:
-        typer.echo(
-            "Error: --broker needs the redis package: pip install 'pyramids[redis]'", err=True
-        )
-        raise typer.Exit(2)
+        message = _("--broker needs the redis package: pip install 'pyramids[redis]'")
+        raise _refuse(message)
     from pyramids.cluster.broker import BrokerError, check_broker
 
     try:
         check_broker(url)
     except BrokerError as e:
-        typer.echo(f"Error: cannot use the broker {_without_password(url)}: {e}", err=True)
-        raise typer.Exit(2) from None
+        message = _("cannot use the broker {url}: {reason}", url=_without_password(url), reason=e)
+        raise _refuse(message) from None
+
+
+def _refuse(message: str) -> typer.Exit:
+    """Print ``Error: message`` on stderr in the reader's language; the exit to raise (2).
+
+    Why not :func:`pyramids.cli.common.fail`: a server's operator reads its errors on
+    stderr, apart from what the server prints while it runs.
+    """
+    from pyramids.cli.common import _
+
+    label = _("Error:")
+    typer.echo(f"{label} {message}", err=True)
+    return typer.Exit(2)
 
 
 def _without_password(url: str) -> str:
