@@ -192,6 +192,8 @@ class NewRoom(Input):
     practice: bool = False
     seed: Seed | None = None
     spectator_chat: bool = False
+    #: the time control (:func:`pyramids.server.clocks.parse_control`); untimed without one
+    clock: dict[str, Any] | None = None
 
     @classmethod
     def refusal(cls, problem: ErrorDetails) -> ProtocolError:
@@ -247,6 +249,7 @@ _NEW_ROOM_REFUSALS = {
     "spectator_chat": lambda: ProtocolError(
         "bad-request", "'spectator_chat' must be true or false"
     ),
+    "clock": lambda: ProtocolError("bad-request", "'clock' must be an object"),
 }
 
 

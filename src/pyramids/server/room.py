@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
+from pyramids.server.clocks import DEFAULT_AGENT, Clock, Control, standing
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
@@ -36,7 +38,7 @@ from pyramids.server.protocol import (
     seat_payload,
     snapshot_message,
 )
-from pyramids.server.storage import CHAT_KEPT, ChatRow, EventRow, RoomRow
+from pyramids.server.storage import CHAT_KEPT, ChatRow, ClockRow, EventRow, RoomRow, SeatRow
 
 #: states kept per room so a reconnecting client can be sent the events it missed
 HISTORY = 64
@@ -120,7 +122,7 @@ class Change:
     applied, kept for resyncs and broadcast by one method, :meth:`Room.accept`.
     """
 
-    kind: Literal["move", "undo"]
+    kind: Literal["move", "undo", "timeout"]
     seat: int | None
     #: the state after the event
     after: State[Any]
@@ -129,10 +131,14 @@ class Change:
     #: the move played and its canonical notation (``None`` for an undo)
     move: Hashable | None = None
     text: str | None = None
+    #: the room's clock after the event (``None``: a solitaire has none)
+    clock: Clock | None = None
+    #: why a ``timeout`` came: ``"time"`` (the clock ran out) or ``"steps"`` (the step cap)
+    reason: str | None = None
 
     def event(self, version: int) -> EventRow:
         """The change as the log's entry at ``version``."""
-        data = self.text if self.text is not None else "1"
+        data = self.text if self.text is not None else self.reason or "1"
         return EventRow(version, self.kind, self.seat, data)
 
 
@@ -146,7 +152,16 @@ class Room:
         self.seed = row.seed
         self.players = row.players
         self.created_at = row.created_at
-        self.seats = row.seats
+        #: the seats as created; :attr:`seats` has those who left by the clock played by bots
+        self.stored_seats = list(row.seats)
+        self.seats = list(row.seats)
+        #: seats that left by the clock ruling, in order (``RULINGS.md`` §5)
+        self.left: list[int] = []
+        #: a 2-player game ended by the clock (the seat in :attr:`left` lost)
+        self.lost = False
+        #: why each seat in :attr:`left` left: ``"time"`` or ``"steps"``
+        self.left_why: list[str] = []
+        self.clock: Clock | None = None
         self.public_seed = bool(row.public_seed)
         #: moves taken back (a record says how many: a take-back shows hidden cards)
         self.undos = 0
@@ -156,12 +171,13 @@ class Room:
         self.history: deque[Past] = deque(maxlen=HISTORY)
         #: the positions of the game for a move log (see :meth:`replay_states`)
         self._replay: tuple[tuple[str, ...], list[State[Any]]] | None = None
+        self.agents: dict[int, Agent] = {}
         self._read_log(row)
+        self._read_clock(row.clock)
         self.lock = asyncio.Lock()
         #: a cluster's chat lines take their numbers one at a time (see :mod:`.chat`)
         self.chat_lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.agents: dict[int, Agent] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.spectator_chat = bool(row.spectator_chat)
         self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
@@ -174,12 +190,18 @@ class Room:
         """Take the moves, version and state from a stored room (its event log replayed)."""
         moves: list[str] = []
         undos = 0
+        self.seats = list(self.stored_seats)
+        self.left = []
+        self.left_why = []
+        self.lost = False
         for ev in row.events:
             if ev.kind == "move":
                 moves.append(ev.data)
             elif ev.kind == "undo" and moves:
                 moves.pop()
                 undos += 1
+            elif ev.kind == "timeout" and ev.seat is not None:
+                self._leave(ev.seat, ev.data)
         names = [s.name for s in row.seats]
         self.state = rebuild(row.game, row.players, row.seed, names, row.variant, moves, row.secret)
         self.moves = moves
@@ -195,7 +217,112 @@ class Room:
         and the next message each connection gets is a fresh snapshot.
         """
         self._read_log(row)
+        self._read_clock(row.clock)
         self.chat = deque(row.chat, maxlen=CHAT_KEPT)
+
+    def _read_clock(self, stored: ClockRow | None) -> None:
+        """The clock as stored; an untimed one for a room made before clocks."""
+        if self.players < 2:
+            self.clock = None
+            return
+        if stored is None:
+            self.clock = Clock.new(Control(), self.state, self.created_at, self.timed_seat)
+            return
+        c = stored.control
+        control = Control(
+            str(c.get("kind", "untimed")),
+            int(c.get("base", 0)),
+            int(c.get("increment", 0)),
+            int(c.get("days", 0)),
+        )
+        self.clock = Clock(
+            control,
+            tuple(stored.remaining),
+            stored.turn_seat,
+            stored.turn_start,
+            stored.steps,
+            stored.deadline,
+        )
+
+    # -- the clock ruling ----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or (2 players) by the clock."""
+        return self.lost or self.state.is_over
+
+    def timed_seat(self, seat: int) -> bool:
+        """Whether ``seat``'s clock runs: a person still at the table (bots have no clock)."""
+        return self.seats[seat].kind == "human"
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` ran out (``RULINGS.md`` §5): 2 players, it lost; else a bot takes the seat.
+
+        The bot is the table's own (its first bot seat's agent and level), or
+        :data:`.clocks.DEFAULT_AGENT` at a table of people only.
+        """
+        if seat in self.left or not 0 <= seat < self.players:
+            return
+        self.left.append(seat)
+        self.left_why.append(why)
+        if self.players == 2:
+            self.lost = True
+            return
+        agent, level = next(
+            ((s.agent, s.level) for s in self.stored_seats if s.kind == "bot" and s.agent),
+            DEFAULT_AGENT,
+        )
+        s = self.seats[seat]
+        self.seats[seat] = SeatRow(s.seat, s.name, "bot", agent, level, s.token_hash)
+        self.agents.pop(seat, None)
+
+    def checked_timeout(self, now: float) -> Change | None:
+        """The turn that has run out at ``now`` (time or step cap) as a change, if there is one."""
+        clock = self.clock
+        if clock is None or self.over:
+            return None
+        seat = clock.ran_out(now)
+        if seat is None or not self.timed_seat(seat):
+            return None
+        why = "time" if clock.deadline is not None and now >= clock.deadline else "steps"
+        return self._timeout(seat, why, now)
+
+    def _timeout(self, seat: int, why: str, now: float) -> Change:
+        """``seat`` leaving by the clock ruling at ``now``, as a change."""
+        clock = self.clock
+        if clock is not None and self.players == 2:
+            clock = clock.after_leave(seat, now, lambda _: False)
+        elif clock is not None:
+            clock = clock.after_leave(seat, now, lambda p: p != seat and self.timed_seat(p))
+        return Change("timeout", seat, self.state, list(self.moves), clock=clock, reason=why)
+
+    def standing(self) -> list[int] | None:
+        """The places (1 = best) by the game and the clock ruling; ``None`` while it runs."""
+        ranking = self.state.ranking() if self.state.is_over else None
+        return standing(ranking, self.players, self.left, self.lost)
+
+    def payload(self, state: State[Any], seat: int | None) -> dict[str, Any]:
+        """:func:`seat_payload`, with the clock ruling's end and places in the view."""
+        out = seat_payload(state, seat)
+        if not self.left:
+            return out
+        view = dict(out["view"])
+        if self.lost:
+            view["is_over"] = True
+            out["legal"] = None
+        if view.get("is_over"):
+            view["ranking"] = standing(
+                state.ranking() if state.is_over else None, self.players, self.left, self.lost
+            )
+        out["view"] = view
+        return out
+
+    def clock_info(self) -> dict[str, Any]:
+        """The clock and the seats that left, as every message carries them."""
+        out: dict[str, Any] = {"left": list(self.left)}
+        if self.clock is not None:
+            out["clock"] = self.clock.to_dict(time.time())
+        return out
 
     # -- seats -----------------------------------------------------------------
 
@@ -228,7 +355,7 @@ class Room:
     def bot_seat(self, state: State[Any]) -> int | None:
         """The seat to move in ``state`` of this room if a bot plays it."""
         p = state.current_player
-        if p is None or state.is_over or self.seats[p].kind != "bot":
+        if p is None or state.is_over or self.lost or self.seats[p].kind != "bot":
             return None
         return p
 
@@ -266,11 +393,19 @@ class Room:
 
     # -- events -------------------------------------------------------------------
 
-    def checked_move(self, seat: int, text: str) -> Change:
-        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not."""
+    def checked_move(self, seat: int, text: str, person: bool = True) -> Change:
+        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not.
+
+        ``person``: the move comes from a client, not from the seat's bot (a
+        person who left by the clock ruling may no longer move).
+        """
         state = self.state
-        if state.is_over:
+        if self.over:
             raise ProtocolError("game-over", "the game is over: no more moves can be played")
+        if person and seat in self.left:
+            raise ProtocolError(
+                "left", "your time ran out: you have left this game and a bot plays your seat"
+            )
         if state.current_player != seat:
             p = state.current_player
             who = self.seats[p].name if p is not None else "?"
@@ -282,7 +417,15 @@ class Room:
             after.play(move)
         except IllegalMove as e:
             raise ProtocolError.from_engine("illegal-move", e, move=text) from None
-        return Change("move", seat, after, [*self.moves, canonical], move, canonical)
+        return Change(
+            "move", seat, after, [*self.moves, canonical], move, canonical, self._clock_after(after)
+        )
+
+    def _clock_after(self, after: State[Any]) -> Clock | None:
+        """The clock once the state becomes ``after`` now."""
+        if self.clock is None:
+            return None
+        return self.clock.after_step(after, time.time(), self.timed_seat)
 
     def checked_undo(self, seat: int) -> Change:
         """``seat`` taking back the last move, checked (single-player games only)."""
@@ -302,7 +445,10 @@ class Room:
             move: Hashable = self.state.parse_move(ev.data)
             after = self.state.copy()
             after.play(move)
-            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data)
+            clock = self._clock_after(after)
+            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data, clock)
+        if ev.kind == "timeout" and ev.seat is not None:
+            return self._timeout(ev.seat, ev.data, time.time())
         if ev.kind == "undo" and self.moves:
             moves = self.moves[:-1]
             return Change("undo", ev.seat, self.deal(moves), moves)
@@ -320,6 +466,10 @@ class Room:
         self.moves = change.moves
         if change.kind == "undo":
             self.undos += 1
+        if change.kind == "timeout" and change.seat is not None:
+            self._leave(change.seat, change.reason or "time")
+        if change.clock is not None:
+            self.clock = change.clock
         self.version = version
         self.history.append(Past(version, change.kind, change.seat, change.text, change.after))
         self.broadcast(change.kind, change.seat, change.text, origin, reply_to)
@@ -343,6 +493,8 @@ class Room:
         )
         if self.public_seed:
             msg["deal"] = self.seed
+        msg.update(self.payload(self.state, seat))
+        msg.update(self.clock_info())
         return msg
 
     def missed(self, since: int, seat: int | None) -> list[dict[str, Any]] | None:
@@ -354,17 +506,21 @@ class Room:
         wanted = [p for p in self.history if p.version > since]
         if not wanted or wanted[0].version != since + 1:
             return None
+        info = self.clock_info()
         return [
-            event_message(
-                self.id,
-                p.version,
-                p.kind,
-                p.mover,
-                p.move_text,
-                seat_payload(p.state, seat),
-                seat,
-                self._undo_at(p),
-            )
+            {
+                **event_message(
+                    self.id,
+                    p.version,
+                    p.kind,
+                    p.mover,
+                    p.move_text,
+                    self.payload(p.state, seat),
+                    seat,
+                    self._undo_at(p),
+                ),
+                **info,
+            }
             for p in wanted
         ]
 
@@ -379,15 +535,16 @@ class Room:
             "game": self.game.id,
             "title": self.game.title,
             "version": self.version,
-            "over": self.state.is_over,
-            "current_player": self.state.current_player,
+            "over": self.over,
+            "current_player": None if self.over else self.state.current_player,
             "scores": view.get("scores"),
-            "ranking": view.get("ranking"),
+            "ranking": self.standing(),
             "seats": [s.to_dict() for s in self.public_seats()],
             "created_at": self.created_at,
             "practice": self.practice,
             "commitment": self.commitment,
             "reveal": self.reveal(),
+            **self.clock_info(),
         }
 
     def record(self) -> dict[str, Any]:
@@ -401,6 +558,17 @@ class Room:
         out["practice"] = self.practice
         out["commitment"] = self.commitment
         out["reveal"] = self.reveal()
+        if self.clock is not None:
+            # the game's own result stays what its moves give (``pyramids verify`` checks it);
+            # the clock ruling's part is beside it
+            out["clock"] = {
+                **self.clock.control.to_dict(),
+                "left": [
+                    {"seat": s, "why": w} for s, w in zip(self.left, self.left_why, strict=True)
+                ],
+                "over": self.over,
+                "ranking": self.standing(),
+            }
         return out
 
     def reveal(self) -> dict[str, Any] | None:
@@ -408,7 +576,7 @@ class Room:
 
         Why only then: the deal's secret fixes every hidden card and every future chance.
         """
-        if not self.state.is_over:
+        if not self.over:
             return None
         return fair.reveal(self.seed, self.secret)
 
@@ -422,9 +590,10 @@ class Room:
     ) -> None:
         """Send the accepted event to every connection, each from its own seat's view."""
         payloads: dict[int | None, dict[str, Any]] = {}
+        info = self.clock_info()
         for conn in list(self.conns):
             if conn.seat not in payloads:
-                payloads[conn.seat] = seat_payload(self.state, conn.seat)
+                payloads[conn.seat] = self.payload(self.state, conn.seat)
             msg = event_message(
                 self.id,
                 self.version,
@@ -436,6 +605,7 @@ class Room:
                 self.can_undo,
                 reply_to if conn is origin else None,
             )
+            msg.update(info)
             conn.send(msg)
 
 
