@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+import pyramids
+from pyramids.games.pyramido_treasure.treasures import BLANK
+from pyramids.server.clocks import TURN_STEP_CAP
 from tests.server.client import HTTP, create, move, state, wait_over
 from tests.server.conftest import LiveServer
 
@@ -79,9 +82,7 @@ def test_three_players_who_run_out_leave_are_ranked_last_and_bots_play_on(
     live: LiveServer,
 ) -> None:
     seats = [*HUMANS2, {"kind": "bot", "agent": "random"}]
-    room = create(
-        live.url, game="pyramideto", seats=seats, clock={"kind": "realtime", "base": 2}
-    )
+    room = create(live.url, game="pyramideto", seats=seats, clock={"kind": "realtime", "base": 2})
     rid = room["room"]
     tokens = [s["token"] for s in room["seats"]]
     summary = wait_over(live.url, rid, timeout=60)
@@ -103,9 +104,7 @@ def test_three_players_who_run_out_leave_are_ranked_last_and_bots_play_on(
 def test_a_seat_that_left_cannot_move_any_more(live: LiveServer) -> None:
     live.manager.bots.bot_delay = 0.0
     seats = [*HUMANS2, {"kind": "human", "name": "Cai"}]
-    room = create(
-        live.url, game="pyramideto", seats=seats, clock={"kind": "realtime", "base": 2}
-    )
+    room = create(live.url, game="pyramideto", seats=seats, clock={"kind": "realtime", "base": 2})
     rid = room["room"]
     first = room["current_player"]
     token = room["seats"][first]["token"]
@@ -183,3 +182,41 @@ def test_a_clock_runs_out_while_the_server_is_down(tmp_path: Path) -> None:
         assert second.manager.clocks.expired == 1
     finally:
         second.stop()
+
+
+def test_an_untimed_turn_ends_at_the_step_cap(live: LiveServer) -> None:
+    """The endless treasure hunt: a seeker who slides only onto blank spots keeps the turn.
+
+    A local copy of the practice deal shows where the blanks are; on an
+    untimed table the server still ends that turn after ``TURN_STEP_CAP``
+    steps, by the clock ruling (2 players: the slider loses).
+    """
+    seed = 5
+    names = ["Ana", "Bea"]
+    room = create(live.url, game="pyramido-treasure", seats=HUMANS2, seed=seed)
+    rid = room["room"]
+    tokens = [s["token"] for s in room["seats"]]
+    mirror: Any = pyramids.new_game("pyramido-treasure", players=2, seed=seed, names=names)
+    run, longest, version = 0, 0, 0
+    for _ in range(TURN_STEP_CAP * 4):
+        if _summary(live, rid)["over"]:
+            break
+        seat = mirror.current_player
+        legal = mirror.legal_moves()
+        blank = [m for m in legal if getattr(m, "spot", None) is not None]
+        blank = [m for m in blank if mirror._tokens[m.spot] == BLANK]
+        chosen = blank[0] if blank else legal[0]
+        r = move(live.url, rid, tokens[seat], mirror.move_to_str(chosen), version)
+        if r.status_code != 200:
+            break
+        version = r.json()["version"]
+        mirror.play(chosen)
+        run = run + 1 if mirror.current_player == seat else 0
+        longest = max(longest, run)
+    summary = wait_over(live.url, rid, timeout=10)
+    assert longest == TURN_STEP_CAP  # the turn ended with its cap-th step
+    (loser,) = summary["left"]
+    assert summary["ranking"][loser] == 2
+    record = HTTP.get(f"{live.url}/api/rooms/{rid}/record").json()
+    assert record["clock"]["left"] == [{"seat": loser, "why": "steps"}]
+    assert record["clock"]["kind"] == "untimed"
