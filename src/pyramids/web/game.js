@@ -4,6 +4,7 @@
 
 import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api, SeatConnection } from "./net.js";
+import { ClockPanel, ConnectionBanner } from "./clock.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -52,8 +53,10 @@ export class GameScreen {
     this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chatSection);
     this.newsBox = el("ol", { class: "news-log", id: "news", "aria-live": "polite", "aria-label": t("What happened") });
     this.cover = el("div", { class: "cover", hidden: true });
+    this.clocks = new ClockPanel();
+    this.banner = new ConnectionBanner(this.boardRoot);
     add(main, el("section", { class: `game game-${summary.game}` },
-      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine),
+      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine, this.clocks.root, this.banner.root),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
       this.side));
     this.keys = new BoardKeys(this.boardRoot, {
@@ -72,6 +75,7 @@ export class GameScreen {
   close() {
     for (const c of this.conns) c.close();
     for (const id of this.timers) clearTimeout(id);
+    this.clocks.close();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
@@ -92,7 +96,12 @@ export class GameScreen {
         this.pump(key);
       },
       onError: (err) => this.showError(err),
-      onStatus: (s) => { this.online = s; if (this.current()) this.drawSide(); },
+      onStatus: (s) => {
+        this.banner.status(s);
+        if (s === "synced") return;
+        this.online = s;
+        if (this.current()) this.drawSide();
+      },
       onRematch: (room) => this.offerRematch(room),
       onChat: (lines, whole) => this.gotChat(lines, whole),
     });
@@ -126,6 +135,8 @@ export class GameScreen {
     }
     msg.lastMover = msg.event ? msg.event.seat : old?.lastMover ?? null;
     this.msgs[key] = msg;
+    this.banner.synced();
+    this.clocks.update(msg, msg.seats);
     if (msg.reply_to !== undefined) this.lastError = null;
     this.chooseSeat();
     this.draw();

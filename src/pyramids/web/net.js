@@ -80,6 +80,8 @@ export class SeatConnection {
       this.onChat([msg], false);
     } else if (msg.type === "chat-history") {
       this.onChat(msg.lines, true);
+    } else if (msg.type === "synced") {
+      this.onStatus("synced"); // reconnected with nothing missed: in sync again
     } else if (msg.type === "rematch") {
       this.onRematch(msg.room);
     } else if (msg.type === "error") {

@@ -1,0 +1,76 @@
+"""Clocks and the lost-connection banner in a real browser, against a real server.
+
+No time is mocked: a 4-second clock really runs down on the page and really
+runs out on the server; the server really stops, and a new one really
+comes back on the same port and database.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.browser.conftest import PHONE, shot
+from tests.server.client import create
+from tests.server.conftest import LiveServer
+
+HUMANS2 = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
+
+
+def _seconds(page: Any, seat: int) -> float:
+    return float(page.get_attribute(f"#clocks .clock[data-seat='{seat}'] .time", "data-seconds"))
+
+
+def test_the_clock_counts_down_and_runs_out(page: Any, web: LiveServer) -> None:
+    room = create(web.url, game="pyramideto", seats=HUMANS2, clock={"kind": "realtime", "base": 4})
+    first = room["current_player"]
+    page.goto(f"{web.url}{room['seats'][first]['link']}")
+    page.wait_for_selector(f"#clocks .clock.running[data-seat='{first}']")
+    before = _seconds(page, first)
+    page.wait_for_timeout(1200)
+    assert _seconds(page, first) < before - 0.8  # counted down on the page
+    assert _seconds(page, 1 - first) == 4.0  # the other clock stands
+    shot(page, "clock-running")
+    # the server's sweep ends the turn; the page is told and shows who ran out
+    page.wait_for_selector(f"#clocks .clock.out[data-seat='{first}']", timeout=15_000)
+    assert "out of time" in page.inner_text(f"#clocks .clock[data-seat='{first}']")
+    page.wait_for_selector(".rank")  # the game is over, with the places
+    shot(page, "clock-ran-out")
+
+
+def test_the_clock_on_a_phone(browser: Any, web: LiveServer) -> None:
+    room = create(web.url, game="pyramido", seats=HUMANS2, clock={"kind": "turn", "days": 2})
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{web.url}{room['seats'][0]['link']}")
+        page.wait_for_selector("#clocks .clock.running")
+        # two days, less the moments since the room was made
+        assert re.search(r"\b[12] d \d+ h\b", page.inner_text("#clocks"))
+        shot(page, "clock-phone")
+    finally:
+        context.close()
+
+
+def test_a_lost_connection_disables_the_board_until_resynced(page: Any, tmp_path: Path) -> None:
+    db = tmp_path / "web.db"
+    first = LiveServer(db).start()
+    room = create(first.url, game="pyramideto", seats=HUMANS2)
+    page.goto(f"{first.url}{room['seats'][0]['link']}")
+    page.wait_for_selector("#board")
+    assert page.is_hidden("#conn-banner")
+    first.stop()
+    page.wait_for_selector("#conn-banner", state="visible")
+    assert page.eval_on_selector("#board", "b => b.inert")
+    shot(page, "connection-lost")
+    second = LiveServer(db)
+    second.port = first.port
+    second.url = first.url
+    second.server.config.port = first.port
+    second.start()
+    try:
+        page.wait_for_selector("#conn-banner", state="hidden", timeout=20_000)
+        assert not page.eval_on_selector("#board", "b => b.inert")
+    finally:
+        second.stop()
