@@ -87,9 +87,13 @@ export class ConnectionBanner {
       t("Connection lost: reconnecting… The board is disabled until the game is back in sync."));
   }
 
-  /** The connection's status: "online", "offline", "connecting" or "synced". */
-  status(state) {
-    if (state === "offline") this.show(true);
+  /**
+   * The connection's status: "online", "offline", "connecting" or "synced"; `code`
+   * is the close code of an "offline". A refusal (4400-4499: no such game, a
+   * wrong token) is not a lost connection: nothing will come back to wait for.
+   */
+  status(state, code) {
+    if (state === "offline" && !(code >= 4400 && code < 4500)) this.show(true);
     else if (state === "synced") this.show(false);
   }
 

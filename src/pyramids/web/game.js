@@ -96,8 +96,8 @@ export class GameScreen {
         this.pump(key);
       },
       onError: (err) => this.showError(err),
-      onStatus: (s) => {
-        this.banner.status(s);
+      onStatus: (s, code) => {
+        this.banner.status(s, code);
         if (s === "synced") return;
         this.online = s;
         if (this.current()) this.drawSide();

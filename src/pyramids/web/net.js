@@ -59,7 +59,7 @@ export class SeatConnection {
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = (e) => {
       if (this.closed) return;
-      this.onStatus("offline");
+      this.onStatus("offline", e.code);
       if (e.code >= 4400 && e.code < 4500) return; // unknown game or bad token: retrying cannot help
       const wait = Math.min(5000, 250 * 2 ** this.retry++);
       setTimeout(() => { if (!this.closed) this.connect(); }, wait);
