@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import PHONE, shot
-from tests.server.client import create
+from tests.server.client import HTTP, create
 from tests.server.conftest import LiveServer
 
 HUMANS2 = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
@@ -74,3 +74,18 @@ def test_a_lost_connection_disables_the_board_until_resynced(page: Any, tmp_path
         assert not page.eval_on_selector("#board", "b => b.inert")
     finally:
         second.stop()
+
+
+def test_the_lobby_makes_a_timed_table(page: Any, web: LiveServer) -> None:
+    page.goto(f"{web.url}/#/")
+    page.click("[data-game='pyramido']")
+    page.click(".table-options summary")
+    labels = page.eval_on_selector_all("#clock option", "os => os.map(o => o.textContent)")
+    assert any("5:00 + 5 s" in text for text in labels), labels  # pyramido's quick preset
+    page.select_option("#clock", "preset:quick")
+    page.click("#create")
+    page.wait_for_function("() => location.hash.startsWith('#/room/')")
+    page.wait_for_selector("#clocks .clock.running")
+    rid = page.evaluate("() => location.hash.split('/')[2].split('?')[0]")
+    clock = HTTP.get(f"{web.url}/api/rooms/{rid}").json()["clock"]
+    assert (clock["kind"], clock["base"], clock["increment"]) == ("realtime", 300, 5)

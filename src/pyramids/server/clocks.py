@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pyramids.engine.state import State
+from pyramids.server.bots import bot_choices
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.storage import ClockRow
 
@@ -50,8 +51,18 @@ PRESETS: dict[str, dict[str, tuple[int, int]]] = {
     "pyramideto": {"quick": (180, 3), "standard": (420, 5), "slow": (900, 10)},
     "pyramido-treasure": {"quick": (420, 5), "standard": (900, 10), "slow": (1800, 20)},
 }
-#: the bot that plays the seat of a player who left, when the table has no bot to copy
-DEFAULT_AGENT = ("mcts", "medium")
+
+
+def lobby_bot(game_id: str) -> tuple[str, str | None]:
+    """The bot the lobby offers first for ``game_id`` (its default agent, at its first level).
+
+    It plays the seat of someone who left a table that has no bot of its own
+    (``RULINGS.md`` §5: "the lobby's default level if none").
+    """
+    choices = bot_choices(game_id)
+    first = next((b for b in choices if b["default"]), choices[0])
+    levels = first["levels"]
+    return str(first["agent"]), (str(levels[0]) if levels else None)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
-from pyramids.server.clocks import DEFAULT_AGENT, Clock, Control, standing
+from pyramids.server.clocks import Clock, Control, lobby_bot, standing
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
@@ -259,7 +259,7 @@ class Room:
         """``seat`` ran out (``RULINGS.md`` §5): 2 players, it lost; else a bot takes the seat.
 
         The bot is the table's own (its first bot seat's agent and level), or
-        :data:`.clocks.DEFAULT_AGENT` at a table of people only.
+        the lobby's default (:func:`.clocks.lobby_bot`) at a table of people only.
         """
         if seat in self.left or not 0 <= seat < self.players:
             return
@@ -270,8 +270,10 @@ class Room:
             return
         agent, level = next(
             ((s.agent, s.level) for s in self.stored_seats if s.kind == "bot" and s.agent),
-            DEFAULT_AGENT,
+            (None, None),
         )
+        if agent is None:
+            agent, level = lobby_bot(self.game.id)
         s = self.seats[seat]
         self.seats[seat] = SeatRow(s.seat, s.name, "bot", agent, level, s.token_hash)
         self.agents.pop(seat, None)

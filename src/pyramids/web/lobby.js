@@ -4,6 +4,7 @@
 import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api } from "./net.js";
 import { t, tn, name, number, dateTime } from "./i18n.js";
+import { chosenClock, clockField } from "./clockpick.js";
 
 /** What a bot choice is called in the seat menu (short) and what it means (a sentence). */
 export function botLabel(agent, level) {
@@ -139,6 +140,7 @@ function createForm(box, g) {
     try { await createGame(g, seats, options, deal.value); } finally { go.disabled = false; }
   });
   const table = g.max_players > 1 ? el("details", { class: "table-options" }, el("summary", {}, t("Table options")),
+    clockField(g),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "spectator-chat" }), " ", t("Spectators may read the chat")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "practice-room" }), " ",
       t("Practice room: choose the deal (every player is told; for analysis, not for fair play)")),
@@ -177,6 +179,8 @@ async function createGame(g, seatsBox, optionsBox, dealText) {
     if (String(value) !== String(o.default)) variant[o.name] = value;
   }
   const body = { game: g.id, seats, variant };
+  const clock = chosenClock();
+  if (clock) body.clock = clock;
   if (g.max_players === 1) body.seed = dealText !== "" ? Number(dealText) : Math.floor(Math.random() * 1000000);
   else {
     if (document.getElementById("spectator-chat")?.checked) body.spectator_chat = true;
