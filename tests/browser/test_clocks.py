@@ -89,3 +89,23 @@ def test_the_lobby_makes_a_timed_table(page: Any, web: LiveServer) -> None:
     rid = page.evaluate("() => location.hash.split('/')[2].split('?')[0]")
     clock = HTTP.get(f"{web.url}/api/rooms/{rid}").json()["clock"]
     assert (clock["kind"], clock["base"], clock["increment"]) == ("realtime", 300, 5)
+
+
+def test_invite_links_have_a_copy_button(page: Any, web: LiveServer) -> None:
+    """Desktop Chromium has no share sheet: the button copies the link (read back here)."""
+    room = create(web.url, game="pyramideto", seats=HUMANS2)
+    rid = room["room"]
+    link = web.url + room["seats"][1]["link"]
+    page.goto(f"{web.url}/#/lobby")
+    page.evaluate(
+        "([room, token, link, watch]) => localStorage.setItem('pyramids.rooms', JSON.stringify("
+        "{[room]: {tokens: {0: token}, links: {1: link}, spectator: watch}}))",
+        [rid, room["seats"][0]["token"], link, web.url + room["spectator_link"]],
+    )
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=web.url)
+    page.goto(f"{web.url}/#/room/{rid}")
+    button = page.locator(f".invite .share-link[data-url='{link}']")
+    assert button.inner_text() == "Copy link"
+    button.click()
+    page.wait_for_selector("#toast:text('Link copied')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == link

@@ -5,6 +5,7 @@
 import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom } from "./util.js";
 import { api, SeatConnection } from "./net.js";
 import { ClockPanel, ConnectionBanner } from "./clock.js";
+import { shareButton } from "./share.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -343,9 +344,11 @@ export class GameScreen {
       (links.length || this.info.spectator) && !v.is_over ? el("details", { class: "invite", open: links.length > 0 && (m.version ?? 0) === 0 },
         el("summary", {}, t("Invite links")),
         ...links.map(([seat, link]) => el("label", { class: "invite-link" }, t("Seat of {player}:", { player: seats[seat].name }),
-          el("input", { readonly: true, value: link, onclick: (e) => e.target.select() }))),
+          el("input", { readonly: true, value: link, onclick: (e) => e.target.select() }),
+          shareButton(link, t("Seat of {player}:", { player: seats[seat].name })))),
         this.info.spectator ? el("label", { class: "invite-link" }, t("Watch only:"),
-          el("input", { readonly: true, id: "spectator-link", value: this.info.spectator, onclick: (e) => e.target.select() })) : null) : null,
+          el("input", { readonly: true, id: "spectator-link", value: this.info.spectator, onclick: (e) => e.target.select() }),
+          shareButton(this.info.spectator, t("Watch only:"))) : null) : null,
       this.news.length ? el("section", { class: "news-box" }, el("h3", {}, t("What happened")), this.newsList()) : null,
       m.legal && m.legal.length && this.pending === null ? movesList(m.legal, (text) => this.conn(m.seat)?.move(text)) : null,
       el("p", { class: "muted small", id: "conn", "data-version": m.version },
