@@ -327,6 +327,8 @@ class ClientMessage(Input):
             return _move_refusal(problem)
         if field == "text":
             return ProtocolError("bad-message", "'text' must be the chat line as text")
+        if field == "state":
+            return ProtocolError("bad-message", "'state' must be 'online' or 'away'")
         return ProtocolError(
             "bad-message",
             "'id' must be a whole number (at most 2**53 either way) or a text of at most "
@@ -364,6 +366,13 @@ class ChatMessage(ClientMessage):
     text: str
 
 
+class PresenceMessage(ClientMessage):
+    """``{"type": "presence", "state": "online" | "away"}``: the page was shown or hidden."""
+
+    kind = "presence"
+    state: Literal["online", "away"]
+
+
 class PingMessage(ClientMessage):
     """``{"type": "ping"}``: answered ``pong`` with the room's version."""
 
@@ -372,7 +381,8 @@ class PingMessage(ClientMessage):
 
 #: every message a client may send, by its ``type``
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    m.kind: m for m in (MoveMessage, UndoMessage, SyncMessage, ChatMessage, PingMessage)
+    m.kind: m
+    for m in (MoveMessage, UndoMessage, SyncMessage, ChatMessage, PingMessage, PresenceMessage)
 }
 
 

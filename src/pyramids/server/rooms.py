@@ -32,6 +32,7 @@ from pyramids.server.clocks import ClockSweep
 from pyramids.server.commits import Commits
 from pyramids.server.creation import Creation, rematch_id
 from pyramids.server.inputs import NewRoom
+from pyramids.server.presence import Presence
 from pyramids.server.room import (
     HISTORY,
     OUTBOX_LIMIT,
@@ -100,6 +101,9 @@ class RoomManager:
         self.cache = RoomCache(store, on_load=self.kick_bots)
         self.chats = Chat(store, broker)
         self.sync = ClusterSync(store, self.cache, self.chats, self.kick_bots, self.resume_all)
+        #: who has each seat's game open (online, away, offline), across the cluster
+        self.presence = Presence(broker)
+        self.sync.on_presence = self.presence.remote_news
         self.commits = Commits(store, broker, self.sync.catch_up_locked, self.kick_bots)
         self.bots = BotPlay(
             self.cache,
@@ -264,6 +268,7 @@ class RoomManager:
         assert self.broker is not None and self.upkeep is not None
         self.broker.start(self.sync.on_message, self.sync.on_resync)
         self.upkeep.start()
+        self.presence.start()
 
     async def refresh(self, room: Room) -> None:
         """Catch a cached room up with the database (in a cluster; else nothing to do)."""
@@ -275,6 +280,7 @@ class RoomManager:
         """Stop bots and connections (the store is closed by the app)."""
         self.bots.closing = True
         await self.clocks.close()
+        await self.presence.close()
         await self.sync.close()
         await self.cache.close()
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]
