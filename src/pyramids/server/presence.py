@@ -1,9 +1,11 @@
 """Presence: whether each seat's player has the game open (online), hidden (away) or not (offline).
 
 A seat is online while one of its connections says so, away while its
-connections are all on hidden pages, offline without any. Every client of
-the room is sent ``{"type": "presence", "seats": [...]}`` when that changes,
-and on connecting.
+connections are all on hidden pages, offline without any. A client that has
+sent a ``presence`` message (``{"type": "presence", "state": "online"}``, as
+the web app does on connecting) is sent ``{"type": "presence", "seats": [...]}``
+at once and whenever that changes; a client that never does is never sent
+one, so the protocol is unchanged for it.
 
 Across a cluster each instance publishes its own connections' presence per
 room on the broker (``{"t": "presence", "r": room, "p": [...]}``) when it
@@ -75,20 +77,21 @@ class Presence:
         return {"type": "presence", "seats": self.states(room)}
 
     def join(self, room: Room, conn: Connection) -> None:
-        """A connection opened: a seat is online; the newcomer is told every seat's state."""
+        """A connection opened: its seat is online."""
         self.rooms[room.id] = room
         if conn.seat is not None:
             self.local.setdefault(room.id, {})[conn] = ONLINE
-        self._changed(room, publish=conn.seat is not None)
-        conn.send(self.message(room))
+            self._changed(room, publish=True)
 
     def set(self, room: Room, conn: Connection, state: str) -> None:
-        """A connection's page was hidden (``away``) or shown again (``online``)."""
+        """A client's page was hidden (``away``) or shown (``online``); it is told every seat's."""
         conns = self.local.get(room.id)
-        if conn.seat is None or conns is None or conn not in conns:
-            return
-        conns[conn] = state
-        self._changed(room, publish=True)
+        if conn.seat is not None and conns is not None and conn in conns:
+            conns[conn] = state
+            self._changed(room, publish=True)
+        if not conn.wants_presence:
+            conn.wants_presence = True
+            conn.send(self.message(room))
 
     def leave(self, room: Room, conn: Connection) -> None:
         """A connection closed."""
@@ -119,7 +122,8 @@ class Presence:
             self.shown[room.id] = states
             msg = {"type": "presence", "seats": states}
             for conn in list(room.conns):
-                conn.send(msg)
+                if conn.wants_presence:
+                    conn.send(msg)
         if publish and self.broker is not None:
             self.broker.publish({"t": "presence", "r": room.id, "p": self.local_states(room)})
 

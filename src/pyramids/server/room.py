@@ -85,6 +85,8 @@ class Connection:
         self.buckets: dict[str, Bucket] = {}
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
+        #: whether the client asked to be told the seats' presence (:mod:`.presence`)
+        self.wants_presence = False
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a message; a client that does not keep up is cut off (it will resync)."""
