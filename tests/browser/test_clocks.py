@@ -109,3 +109,28 @@ def test_invite_links_have_a_copy_button(page: Any, web: LiveServer) -> None:
     button.click()
     page.wait_for_selector("#toast:text('Link copied')")
     assert page.evaluate("() => navigator.clipboard.readText()") == link
+
+
+def test_presence_seen_by_the_other_player(browser: Any, web: LiveServer) -> None:
+    """Bea's page hides, shows and closes: Ana's page says so, and its news too."""
+    room = create(web.url, game="pyramideto", seats=HUMANS2)
+    ana_ctx, bea_ctx = browser.new_context(), browser.new_context()
+    try:
+        ana, bea = ana_ctx.new_page(), bea_ctx.new_page()
+        ana.goto(f"{web.url}{room['seats'][0]['link']}")
+        ana.wait_for_selector("#presence li[data-seat='1'][data-state='offline']")
+        bea.goto(f"{web.url}{room['seats'][1]['link']}")
+        ana.wait_for_selector("#presence li[data-seat='1'][data-state='online']")
+        assert "Bea came back to the table." in ana.inner_text("#news")
+        bea.evaluate(
+            "() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+            " document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        ana.wait_for_selector("#presence li[data-seat='1'][data-state='away']")
+        shot(ana, "presence-away")
+        bea.close()
+        ana.wait_for_selector("#presence li[data-seat='1'][data-state='offline']")
+        assert "Bea left the table." in ana.inner_text("#news")
+    finally:
+        ana_ctx.close()
+        bea_ctx.close()

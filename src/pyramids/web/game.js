@@ -6,6 +6,7 @@ import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom } fr
 import { api, SeatConnection } from "./net.js";
 import { ClockPanel, ConnectionBanner } from "./clock.js";
 import { shareButton } from "./share.js";
+import { PresencePanel } from "./presence.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -56,8 +57,9 @@ export class GameScreen {
     this.cover = el("div", { class: "cover", hidden: true });
     this.clocks = new ClockPanel();
     this.banner = new ConnectionBanner(this.boardRoot);
+    this.presence = new PresencePanel((lines) => { this.tell(lines); if (this.current()) this.drawSide(); });
     add(main, el("section", { class: `game game-${summary.game}` },
-      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine, this.clocks.root, this.banner.root),
+      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine, this.clocks.root, this.presence.root, this.banner.root),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
       this.side));
     this.keys = new BoardKeys(this.boardRoot, {
@@ -77,6 +79,7 @@ export class GameScreen {
     for (const c of this.conns) c.close();
     for (const id of this.timers) clearTimeout(id);
     this.clocks.close();
+    this.presence.close();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
@@ -99,12 +102,14 @@ export class GameScreen {
       onError: (err) => this.showError(err),
       onStatus: (s, code) => {
         this.banner.status(s, code);
+        if (s === "online") this.presence.say(c);
         if (s === "synced") return;
         this.online = s;
         if (this.current()) this.drawSide();
       },
       onRematch: (room) => this.offerRematch(room),
       onChat: (lines, whole) => this.gotChat(lines, whole),
+      onPresence: (states) => this.presence.update(states, this.current()?.seats || this.summary.seats),
     });
     c.seatNo = seatNo;
     this.conns.push(c);

@@ -26,7 +26,7 @@ export async function api(path, options = {}) {
  * every rejection (with the current state already applied).
  */
 export class SeatConnection {
-  constructor(room, token, { onState, onError, onStatus, onRematch, onChat }) {
+  constructor(room, token, { onState, onError, onStatus, onRematch, onChat, onPresence }) {
     this.room = room;
     this.token = token || null;
     this.onState = onState;
@@ -34,6 +34,7 @@ export class SeatConnection {
     this.onStatus = onStatus || (() => {});
     this.onRematch = onRematch || (() => {});
     this.onChat = onChat || (() => {});
+    this.onPresence = onPresence || (() => {});
     this.version = null;
     this.last = null;
     this.ws = null;
@@ -80,6 +81,8 @@ export class SeatConnection {
       this.onChat([msg], false);
     } else if (msg.type === "chat-history") {
       this.onChat(msg.lines, true);
+    } else if (msg.type === "presence") {
+      this.onPresence(msg.seats);
     } else if (msg.type === "synced") {
       this.onStatus("synced"); // reconnected with nothing missed: in sync again
     } else if (msg.type === "rematch") {
