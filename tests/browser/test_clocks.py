@@ -134,3 +134,29 @@ def test_presence_seen_by_the_other_player(browser: Any, web: LiveServer) -> Non
     finally:
         ana_ctx.close()
         bea_ctx.close()
+
+
+def test_unread_chat_badge_on_a_phone(browser: Any, web: LiveServer) -> None:
+    """On a phone the chat is below the board: a line from Ana shows a badge that leads there."""
+    room = create(web.url, game="pyramido", seats=HUMANS2)
+    ana_ctx = browser.new_context()
+    ben_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+        ana.goto(f"{web.url}{room['seats'][0]['link']}")
+        ben.goto(f"{web.url}{room['seats'][1]['link']}")
+        ben.wait_for_selector("#board")
+        ana.wait_for_selector("#chat-input")
+        assert ben.is_hidden("#chat-badge")
+        for line in ("hello Ben", "your move?"):
+            ana.fill("#chat-input", line)
+            ana.keyboard.press("Enter")
+        ben.wait_for_selector("#chat-badge:text('2 new chat messages')")
+        assert ana.is_hidden("#chat-badge")  # one's own lines are never unread
+        shot(ben, "chat-badge-phone")
+        ben.click("#chat-badge")
+        ben.wait_for_selector("#chat-badge", state="hidden")
+        assert ben.locator("#chat-log li:has-text('your move?')").is_visible()
+    finally:
+        ana_ctx.close()
+        ben_ctx.close()

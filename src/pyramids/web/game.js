@@ -7,6 +7,7 @@ import { api, SeatConnection } from "./net.js";
 import { ClockPanel, ConnectionBanner } from "./clock.js";
 import { shareButton } from "./share.js";
 import { PresencePanel } from "./presence.js";
+import { ChatBadge } from "./chatbadge.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -55,13 +56,14 @@ export class GameScreen {
     this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chatSection);
     this.newsBox = el("ol", { class: "news-log", id: "news", "aria-live": "polite", "aria-label": t("What happened") });
     this.cover = el("div", { class: "cover", hidden: true });
+    this.chatBadge = new ChatBadge(this.chatSection);
     this.clocks = new ClockPanel();
     this.banner = new ConnectionBanner(this.boardRoot);
     this.presence = new PresencePanel((lines) => { this.tell(lines); if (this.current()) this.drawSide(); });
     add(main, el("section", { class: `game game-${summary.game}` },
       el("div", { class: "turn-bar" }, this.turnLine, this.statusLine, this.clocks.root, this.presence.root, this.banner.root),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
-      this.side));
+      this.side, this.chatBadge.root));
     this.keys = new BoardKeys(this.boardRoot, {
       onEscape: () => { if (this.board.cancel?.(this.ctx())) this.draw(); },
     });
@@ -80,6 +82,7 @@ export class GameScreen {
     for (const id of this.timers) clearTimeout(id);
     this.clocks.close();
     this.presence.close();
+    this.chatBadge.close();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
@@ -150,6 +153,7 @@ export class GameScreen {
 
   gotChat(lines, whole) {
     if (whole) this.chat.clear();
+    else this.chatBadge.add(lines.filter((l) => !this.localSeats.includes(l.seat)).length);
     for (const line of lines) this.chat.set(line.seq, line);
     this.chatSeen = true;
     this.drawChat();
