@@ -11,8 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser.conftest import PHONE, shot
-from tests.server.client import HTTP, create
+from tests.server.client import HTTP, create, move, state
 from tests.server.conftest import LiveServer
 
 HUMANS2 = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bea"}]
@@ -160,3 +162,53 @@ def test_unread_chat_badge_on_a_phone(browser: Any, web: LiveServer) -> None:
     finally:
         ana_ctx.close()
         ben_ctx.close()
+
+
+RECORD_NOTES = """
+window.__notes = [];
+if (window.Notification) {
+  const Real = window.Notification;
+  window.Notification = class extends Real {
+    constructor(title, options) { super(title, options); window.__notes.push([title, options.body]); }
+  };
+}
+"""
+
+
+def test_a_background_tab_is_notified_of_its_turn(browser: Any, web: LiveServer) -> None:
+    """With notifications allowed, a hidden page is told by a real Notification; a shown one is not."""
+    room = create(web.url, game="pyramideto", seats=HUMANS2)
+    first = room["current_player"]
+    me = 1 - first
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=web.url)
+    context.add_init_script(RECORD_NOTES)
+    try:
+        page = context.new_page()
+        page.goto(f"{web.url}{room['seats'][me]['link']}")
+        page.wait_for_selector("#turn:not(:text('Your move'))")
+        assert page.locator("#notify").count() == 0  # allowed already: nothing to ask
+        page.evaluate(
+            "() => Object.defineProperty(document, 'hidden', {value: true, configurable: true})"
+        )
+        snap = state(web.url, room["room"], room["seats"][first]["token"])
+        token = room["seats"][first]["token"]
+        assert move(web.url, room["room"], token, snap["legal"][0], 0).status_code == 200
+        page.wait_for_selector("#turn:text('Your move')")
+        page.wait_for_function("() => window.__notes.length === 1")
+        assert page.evaluate("() => window.__notes") == [["Your move", "Pyramideto"]]
+    finally:
+        context.close()
+
+
+def test_notifications_are_asked_for_by_a_button(page: Any, web: LiveServer) -> None:
+    room = create(web.url, game="pyramideto", seats=HUMANS2)
+    page.goto(f"{web.url}{room['seats'][0]['link']}")
+    page.wait_for_selector("#board")
+    permission = page.evaluate("() => Notification.permission")
+    if permission != "default":
+        pytest.skip(f"this browser starts with notifications {permission}: nothing to ask")
+    assert page.evaluate("() => Notification.permission") == "default"  # not asked on load
+    page.click("#notify")
+    page.wait_for_function("() => Notification.permission !== 'default'")
+    page.wait_for_selector("#notify", state="detached")

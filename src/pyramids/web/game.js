@@ -8,6 +8,7 @@ import { ClockPanel, ConnectionBanner } from "./clock.js";
 import { shareButton } from "./share.js";
 import { PresencePanel } from "./presence.js";
 import { ChatBadge } from "./chatbadge.js";
+import { notifyButton, notifyTurn } from "./notify.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -298,6 +299,7 @@ export class GameScreen {
     const base = `${this.summary.title} — Pyramids`;
     document.title = myTurn && this.localSeats.length ? "● " + t("Your move") + " — " + base : base;
     if (myTurn && !this.wasMyTurn && this.humanLocal.length && soundOn()) beep();
+    if (myTurn && !this.wasMyTurn && this.humanLocal.length && this.summary.seats.length > 1) notifyTurn(this.summary.title);
     this.wasMyTurn = myTurn;
   }
 
@@ -338,6 +340,7 @@ export class GameScreen {
     add(buttons, el("button", { id: "sound", class: "icon-button", "aria-pressed": String(sound),
       "aria-label": t("Sound when it is your turn"), title: t("Sound when it is your turn"),
       onclick: () => { setSound(!sound); this.drawSide(); } }, icon(sound ? "sound" : "mute")));
+    if (seated && seats.length > 1) add(buttons, notifyButton(() => this.drawSide()));
     const links = Object.entries(this.info.links || {});
     this.drawChat();
     fill(this.sideMain,
