@@ -8,6 +8,7 @@ comes back on the same port and database.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,38 @@ def test_notifications_are_asked_for_by_a_button(page: Any, web: LiveServer) -> 
     page.click("#notify")
     page.wait_for_function("() => Notification.permission !== 'default'")
     page.wait_for_selector("#notify", state="detached")
+
+
+def test_your_games_put_your_turn_first_with_the_time_left(page: Any, web: LiveServer) -> None:
+    clock = {"kind": "turn", "days": 3}
+    mine = create(web.url, game="pyramideto", seats=HUMANS2, clock=clock)
+    theirs = create(web.url, game="pyramideto", seats=HUMANS2, clock=clock)
+    now = int(time.time() * 1000)
+    rooms = {
+        # the newest first, as the list is ordered: the one where it is not my turn
+        theirs["room"]: {
+            "game": "pyramideto",
+            "tokens": {str(1 - theirs["current_player"]): "x"},
+            "links": {},
+            "created": now,
+        },
+        mine["room"]: {
+            "game": "pyramideto",
+            "tokens": {str(mine["current_player"]): "x"},
+            "links": {},
+            "created": now - 60_000,
+        },
+    }
+    page.goto(f"{web.url}/#/lobby")
+    page.evaluate("(rooms) => localStorage.setItem('pyramids.rooms', JSON.stringify(rooms))", rooms)
+    page.goto(f"{web.url}/#/")
+    page.wait_for_selector(".my-games li.your-turn")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.my-games .game-status')]"
+        ".every(s => s.textContent !== '…')"
+    )
+    first = page.locator(".my-games li").first
+    assert first.get_attribute("data-room") == mine["room"]
+    assert re.search(r"your turn .* · [23] d \d+ h left", first.inner_text())
+    other = page.locator(f".my-games li[data-room='{theirs['room']}']").inner_text()
+    assert re.search(r"to play .* · [23] d \d+ h left", other)

@@ -108,3 +108,10 @@ export class ConnectionBanner {
     this.board.classList.toggle("disconnected", lost);
   }
 }
+
+/** " · 4:05 left" for a game's summary when the seat to move has a running clock, else "". */
+export function timeLeftText(summary) {
+  const c = summary.clock;
+  if (!c || !c.running || c.turn === null || !Array.isArray(c.remaining)) return "";
+  return " · " + t("{time} left", { time: formatTime(c.remaining[c.turn]) });
+}

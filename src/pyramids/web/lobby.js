@@ -5,6 +5,7 @@ import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.
 import { api } from "./net.js";
 import { t, tn, name, number, dateTime } from "./i18n.js";
 import { chosenClock, clockField } from "./clockpick.js";
+import { timeLeftText } from "./clock.js";
 
 /** What a bot choice is called in the seat menu (short) and what it means (a sentence). */
 export function botLabel(agent, level) {
@@ -240,10 +241,11 @@ function myGamesList(games) {
         status.textContent = t("finished: scores {scores}", { scores: s.scores.map((x) => number(x)).join(" / ") });
         actions.prepend(el("a", { href: `#/replay/${id}`, class: "small" }, t("replay")));
       } else if (mine.includes(s.current_player)) {
-        status.textContent = t("your turn (move {n})", { n: number(s.version + 1) });
+        status.textContent = t("your turn (move {n})", { n: number(s.version + 1) }) + timeLeftText(s);
         li.classList.add("your-turn");
+        ul.prepend(li); // the games where it is your turn come first
       } else {
-        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player]?.name ?? "?", n: number(s.version + 1) });
+        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player]?.name ?? "?", n: number(s.version + 1) }) + timeLeftText(s);
       }
     }).catch(() => { status.textContent = t("no longer on this server"); });
   }
