@@ -322,11 +322,10 @@ class Room:
         return out
 
     def clock_info(self) -> dict[str, Any]:
-        """The clock and the seats that left, as every message carries them."""
-        out: dict[str, Any] = {"left": list(self.left)}
-        if self.clock is not None:
-            out["clock"] = self.clock.to_dict(time.time())
-        return out
+        """The clock and the seats that left, as every message carries them (none: a solitaire)."""
+        if self.clock is None:
+            return {}
+        return {"left": list(self.left), "clock": self.clock.to_dict(time.time())}
 
     # -- seats -----------------------------------------------------------------
 
