@@ -7,6 +7,8 @@ here mocks time: a 2-second clock really runs out.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -220,3 +222,37 @@ def test_an_untimed_turn_ends_at_the_step_cap(live: LiveServer) -> None:
     record = HTTP.get(f"{live.url}/api/rooms/{rid}/record").json()
     assert record["clock"]["left"] == [{"seat": loser, "why": "steps"}]
     assert record["clock"]["kind"] == "untimed"
+
+
+def test_the_bot_of_a_seat_that_left_plays_on_after_a_restart(tmp_path: Path) -> None:
+    """A table of people: after a restart, the bot now playing a seat that left carries on."""
+    db = tmp_path / "games.db"
+    seats = [*HUMANS2, {"kind": "human", "name": "Cai"}]
+    first = LiveServer(db, bot_delay=60).start()  # the bot waits: it will not move here
+    try:
+        room = create(
+            first.url, game="pyramideto", seats=seats, clock={"kind": "realtime", "base": 1}
+        )
+        rid = room["room"]
+        deadline = time.monotonic() + 20
+        while not _summary(first, rid)["left"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        stopped_at = _summary(first, rid)["version"]
+    finally:
+        first.stop()
+    second = LiveServer(db).start()
+    try:
+        # read from the database, not the server: asking the server would load the game
+        deadline = time.monotonic() + 20
+        while _stored_version(db, rid) <= stopped_at:
+            assert time.monotonic() < deadline, "the bot of the seat that left did not move"
+            time.sleep(0.1)
+    finally:
+        second.stop()
+
+
+def _stored_version(db: Path, room: str) -> int:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        row = conn.execute("SELECT MAX(version) FROM events WHERE room_id = ?", (room,)).fetchone()
+    return int(row[0] or 0)

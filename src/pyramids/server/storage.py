@@ -527,16 +527,25 @@ class Store:
             return [r.room_id for r in conn.execute(query)]
 
     def rooms_with_bots_to_resume(self) -> list[str]:
-        """Ids of unfinished games with a bot seat (their bots carry on after a restart)."""
-        query = (
+        """Ids of unfinished games with a bot seat (their bots carry on after a restart).
+
+        A seat whose player left by the clock ruling is a bot's too: its room
+        has a ``timeout`` event (the seats table keeps the seat as it was made).
+        """
+        bots = (
             select(rooms_table.c.id)
-            .distinct()
             .join(seats_table, seats_table.c.room_id == rooms_table.c.id)
             .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
             .where(seats_table.c.kind == "bot")
         )
+        left = (
+            select(rooms_table.c.id)
+            .join(events_table, events_table.c.room_id == rooms_table.c.id)
+            .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
+            .where(events_table.c.kind == "timeout")
+        )
         with self.engine.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+            return sorted({r.id for r in conn.execute(bots.union(left))})
 
 
 def _clock_values(clock: ClockRow) -> dict[str, Any]:
