@@ -17,8 +17,8 @@ A turn of many steps (a Pyramido turn, a treasure-hunt event and its slides)
 is one turn for the clock: it runs until the turn passes to another seat. On
 every table, timed or not, a turn ends by the same ruling once it has taken
 :data:`TURN_STEP_CAP` steps (a treasure-hunt event sliding back and forth
-could otherwise go on for ever; a whole turn played by the ``greedy`` bot
-never took more than 21 steps).
+could otherwise go on for ever; a turn played to make progress takes far
+fewer steps).
 """
 
 from __future__ import annotations
