@@ -43,8 +43,12 @@ SNAPSHOT_KEYS = {
     # whether the room is a practice room
     "commitment",
     "practice",
+    # public facts of the table: its clocks and the seats that left by the clock ruling
+    "clock",
+    "left",
 }
 EVENT_KEYS = {"type", "room", "version", "event", "can_undo", "view", "legal", "reply_to"}
+EVENT_KEYS |= {"clock", "left"}
 SEAT_KEYS = {"seat", "name", "kind", "agent", "level"}
 
 CASES = [

@@ -75,6 +75,7 @@ def test_a_new_database_gets_the_schema_and_rooms_round_trip(pg_url: str) -> Non
                 "meta",
                 "chat",
                 "reviews",
+                "clocks",
             }
             seed_type = {c["name"]: c["type"] for c in insp.get_columns("rooms")}["seed"]
             assert seed_type.python_type is int and "BIGINT" in str(seed_type)

@@ -108,6 +108,7 @@ def create_app(
         _app.state.reviews = Reviews(manager)
         if broker is not None:
             manager.start_cluster()
+        manager.start_clocks()
         if freeze_heap:  # before any game is loaded: only what lives as long as the process
             frozen = freeze_long_lived_heap()
             log.debug("%d long-lived objects left out of garbage collection", frozen)

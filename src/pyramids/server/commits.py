@@ -10,13 +10,15 @@ event is published on the broker for the other instances' caches.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pyramids.server.clocks import clock_row
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.room import Change, Connection, Room
-from pyramids.server.storage import Append, ConflictError, EventRow, StorageError, Store
+from pyramids.server.storage import Append, ConflictError, StorageError, Store
 
 if TYPE_CHECKING:
     from pyramids.cluster.broker import Broker
@@ -49,16 +51,32 @@ class Commits:
         version: int,
         origin: Connection | None = None,
         reply_to: Any = None,
+        person: bool = True,
     ) -> int:
         """Check, commit, apply and broadcast one move; returns the new version.
 
         Raises :class:`ProtocolError` (state unchanged) for a spectator, a stale
-        version, a finished game, a move out of turn or an illegal move.
+        version, a finished game, a move out of turn or an illegal move, or
+        (``person``) a move of someone who has left by the clock ruling.
         """
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot move")
-        check = partial(room.checked_move, seat, text)
+        if person and seat in room.left:  # whatever the version: say why first
+            room.checked_move(seat, text, person)
+        check = partial(room.checked_move, seat, text, person)
         return await uncancellable(self._accept(room, version, check, origin, reply_to))
+
+    async def submit_bot_move(
+        self,
+        room: Room,
+        seat: int | None,
+        text: str,
+        version: int,
+        origin: Connection | None = None,
+        reply_to: Any = None,
+    ) -> int:
+        """:meth:`submit_move` for a bot (which may play the seat of someone who left)."""
+        return await self.submit_move(room, seat, text, version, origin, reply_to, person=False)
 
     async def undo(
         self,
@@ -89,17 +107,56 @@ class Commits:
         async with room.lock:
             if self.broker is not None and version > room.version:
                 await self.catch_up_locked(room)  # the client saw more than this cache
+            if await self._expire_locked(room):
+                check()  # the mover's time ran out: "game-over" or "left" says so
             self._check_version(room, version)
             change = check()
-            new_version = room.version + 1
-            if self.broker is not None and room.bot_seat(change.after) is not None:
-                # before the commit: should this instance die right after it, the bot
-                # is still found by another instance's sweep
-                await self.broker.mark_due([room.id], self.broker.lease_seconds)
-            await self._commit(room, change.event(new_version), change.after.is_over)
-            room.accept(change, new_version, origin, reply_to)
+            new_version = await self._apply(room, change, origin, reply_to)
+            # the step cap: a turn that has taken its last step ends at once
+            await self._expire_locked(room)
         self.kick_bots(room)
         return new_version
+
+    async def _apply(
+        self, room: Room, change: Change, origin: Connection | None, reply_to: Any
+    ) -> int:
+        """Commit ``change`` as the next version, then apply it (under the room's lock)."""
+        new_version = room.version + 1
+        if self.broker is not None and room.bot_seat(change.after) is not None:
+            # before the commit: should this instance die right after it, the bot
+            # is still found by another instance's sweep
+            await self.broker.mark_due([room.id], self.broker.lease_seconds)
+        over = change.after.is_over or (change.kind == "timeout" and room.players == 2)
+        await self._commit(room, change, new_version, over)
+        room.accept(change, new_version, origin, reply_to)
+        if change.kind == "timeout" and self.broker is not None and room.bot_to_move():
+            await self.broker.mark_due([room.id], self.broker.lease_seconds)
+        return new_version
+
+    async def expire(self, room: Room) -> bool:
+        """End the room's turn if its clock ran out (or it took too many steps); whether it did.
+
+        The clock sweep's entry (:class:`.clocks.ClockSweep`); a move that
+        arrives after the deadline ends the turn the same way first.
+        """
+        async with room.lock:
+            if self.broker is not None:
+                await self.catch_up_locked(room)  # another instance may have moved or ended it
+            done = await self._expire_locked(room)
+        if done:
+            self.kick_bots(room)
+        return done
+
+    async def _expire_locked(self, room: Room) -> bool:
+        change = room.checked_timeout(time.time())
+        if change is None:
+            return False
+        try:
+            await self._apply(room, change, None, None)
+        except ProtocolError as e:
+            if e.code != "stale-version":  # another instance ended it first: caught up
+                raise
+        return True
 
     @staticmethod
     def _check_version(room: Room, version: int) -> None:
@@ -113,16 +170,18 @@ class Commits:
                 yours=version,
             )
 
-    async def _commit(self, room: Room, ev: EventRow, over: bool) -> None:
-        """Store ``ev``; once it is committed, tell the cluster (if any).
+    async def _commit(self, room: Room, change: Change, version: int, over: bool) -> None:
+        """Store ``change`` as ``version`` (with the room's clock); then tell the cluster (if any).
 
         A key clash means another instance stored an event at this version
         first: the cache catches up with the database and the move is refused
         as stale, with the state that won (the caller sends it along).
         """
-        changed = over if over != room.state.is_over else None
+        ev = change.event(version)
+        changed = over if over != room.over else None
+        clock = clock_row(change.clock) if change.clock is not None else None
         try:
-            await self.store.append_async(Append(room.id, ev, changed))
+            await self.store.append_async(Append(room.id, ev, changed, clock))
         except ConflictError:
             await self.catch_up_locked(room)
             raise ProtocolError(

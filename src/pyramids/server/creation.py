@@ -21,10 +21,11 @@ from pyramids.engine.registry import get_game
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
 from pyramids.server.cache import RoomCache
+from pyramids.server.clocks import Clock, Control, clock_row, parse_control
 from pyramids.server.inputs import NewRoom, SeatRequest
 from pyramids.server.protocol import ProtocolError
 from pyramids.server.room import Room, hash_token
-from pyramids.server.storage import RoomRow, SeatRow, StorageError, Store
+from pyramids.server.storage import ClockRow, RoomRow, SeatRow, StorageError, Store
 
 if TYPE_CHECKING:
     from pyramids.cluster.broker import Broker
@@ -81,6 +82,7 @@ class Creation:
             raise ProtocolError.from_engine("bad-request", e) from None
         seed = spec.seed
         self._check_seed(seed, len(seats_in), spec.practice)
+        control = parse_control(game.id, len(seats_in), spec.clock)
         public_seed = seed is not None and game.max_players == 1
         spectator_chat = spec.spectator_chat
         practice = spec.practice
@@ -109,6 +111,7 @@ class Creation:
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
         row.over = room.state.is_over
+        row.clock = _start_clock(room, control)
         if self.broker is not None and room.bot_to_move() is not None:
             await self.broker.mark_due([room_id], self.broker.lease_seconds)
         try:
@@ -159,7 +162,7 @@ class Creation:
         """
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: they cannot start a rematch")
-        if not room.state.is_over:
+        if not room.over:
             raise ProtocolError("not-finished", "a rematch starts once the game is over")
         new_id = rematch_id(room.id)
         with contextlib.suppress(ProtocolError):
@@ -184,6 +187,7 @@ class Creation:
             fresh = Room(row)
         except PyramidsError as e:
             raise ProtocolError.from_engine("bad-request", e) from None
+        row.clock = _start_clock(fresh, room.clock.control if room.clock else Control())
         if self.broker is not None and fresh.bot_to_move() is not None:
             await self.broker.mark_due([new_id], self.broker.lease_seconds)
         try:
@@ -218,6 +222,14 @@ class Creation:
         return SeatRow(i, name, "bot", s.agent, s.level, None)
 
     # -- moves ------------------------------------------------------------------------
+
+
+def _start_clock(room: Room, control: Control) -> ClockRow | None:
+    """Start a new room's clock now (a solitaire has none); the row to store with the room."""
+    if room.players < 2:
+        return None
+    room.clock = Clock.new(control, room.state, room.created_at, room.timed_seat)
+    return clock_row(room.clock)
 
 
 def rematch_id(room_id: str) -> str:

@@ -205,6 +205,8 @@ class NewRoom(Input):
     practice: bool = False
     seed: Seed | None = None
     spectator_chat: bool = False
+    #: the time control (:func:`pyramids.server.clocks.parse_control`); untimed without one
+    clock: dict[str, Any] | None = None
 
     @classmethod
     def parse(cls, value: Any) -> Self:
@@ -316,6 +318,7 @@ _NEW_ROOM_REFUSALS = {
     "spectator_chat": lambda: ProtocolError(
         "bad-request", "'spectator_chat' must be true or false"
     ),
+    "clock": lambda: ProtocolError("bad-request", "'clock' must be an object"),
 }
 
 
@@ -393,6 +396,8 @@ class ClientMessage(Input):
             return _move_refusal(problem)
         if field == "text":
             return ProtocolError("bad-message", "'text' must be the chat line as text")
+        if field == "state":
+            return ProtocolError("bad-message", "'state' must be 'online' or 'away'")
         return ProtocolError(
             "bad-message",
             "'id' must be a whole number (at most 2**53 either way) or a text of at most "
@@ -431,6 +436,13 @@ class ChatMessage(ClientMessage):
     text: Annotated[str, AfterValidator(clean_text)]
 
 
+class PresenceMessage(ClientMessage):
+    """``{"type": "presence", "state": "online" | "away"}``: the page was shown or hidden."""
+
+    kind = "presence"
+    state: Literal["online", "away"]
+
+
 class PingMessage(ClientMessage):
     """``{"type": "ping"}``: answered ``pong`` with the room's version."""
 
@@ -439,7 +451,8 @@ class PingMessage(ClientMessage):
 
 #: every message a client may send, by its ``type``
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
-    m.kind: m for m in (MoveMessage, UndoMessage, SyncMessage, ChatMessage, PingMessage)
+    m.kind: m
+    for m in (MoveMessage, UndoMessage, SyncMessage, ChatMessage, PingMessage, PresenceMessage)
 }
 
 

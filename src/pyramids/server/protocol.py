@@ -37,6 +37,7 @@ ERROR_STATUS: dict[str, int] = {
     "stale-version": 409,
     "illegal-move": 422,
     "game-over": 409,
+    "left": 409,
     "undo-not-allowed": 409,
     "nothing-to-undo": 409,
     "not-finished": 409,

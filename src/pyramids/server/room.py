@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from pyramids.engine.state import State
 from pyramids.i18n import Translator
 from pyramids.server import fair
 from pyramids.server.bots import build_agent
+from pyramids.server.clocks import Clock, Control, lobby_bot, standing
 from pyramids.server.limits import Bucket
 from pyramids.server.protocol import (
     ProtocolError,
@@ -36,7 +38,7 @@ from pyramids.server.protocol import (
     seat_payload,
     snapshot_message,
 )
-from pyramids.server.storage import CHAT_KEPT, ChatRow, EventRow, RoomRow
+from pyramids.server.storage import CHAT_KEPT, ChatRow, ClockRow, EventRow, RoomRow, SeatRow
 
 #: states kept per room so a reconnecting client can be sent the events it missed
 HISTORY = 64
@@ -112,6 +114,8 @@ class Connection:
         self.buckets: dict[str, Bucket] = {}
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
+        #: whether the client asked to be told the seats' presence (:mod:`.presence`)
+        self.wants_presence = False
 
     def send(self, msg: dict[str, Any]) -> None:
         """Queue a message; a client that does not keep up is cut off (it will resync)."""
@@ -151,7 +155,7 @@ class Change:
     applied, kept for resyncs and broadcast by one method, :meth:`Room.accept`.
     """
 
-    kind: Literal["move", "undo"]
+    kind: Literal["move", "undo", "timeout"]
     seat: int | None
     #: the state after the event
     after: State[Any]
@@ -160,10 +164,14 @@ class Change:
     #: the move played and its canonical notation (``None`` for an undo)
     move: Hashable | None = None
     text: str | None = None
+    #: the room's clock after the event (``None``: a solitaire has none)
+    clock: Clock | None = None
+    #: why a ``timeout`` came: ``"time"`` (the clock ran out) or ``"steps"`` (the step cap)
+    reason: str | None = None
 
     def event(self, version: int) -> EventRow:
         """The change as the log's entry at ``version``."""
-        data = self.text if self.text is not None else "1"
+        data = self.text if self.text is not None else self.reason or "1"
         return EventRow(version, self.kind, self.seat, data)
 
 
@@ -177,7 +185,16 @@ class Room:
         self.seed = row.seed
         self.players = row.players
         self.created_at = row.created_at
-        self.seats = row.seats
+        #: the seats as created; :attr:`seats` has those who left by the clock played by bots
+        self.stored_seats = list(row.seats)
+        self.seats = list(row.seats)
+        #: seats that left by the clock ruling, in order (``RULINGS.md`` §5)
+        self.left: list[int] = []
+        #: a 2-player game ended by the clock (the seat in :attr:`left` lost)
+        self.lost = False
+        #: why each seat in :attr:`left` left: ``"time"`` or ``"steps"``
+        self.left_why: list[str] = []
+        self.clock: Clock | None = None
         self.public_seed = bool(row.public_seed)
         #: moves taken back (a record says how many: a take-back shows hidden cards)
         self.undos = 0
@@ -187,12 +204,13 @@ class Room:
         self.history: deque[Past] = deque(maxlen=HISTORY)
         #: the positions of the game for a move log (see :meth:`replay_states`)
         self._replay: tuple[tuple[str, ...], list[State[Any]]] | None = None
+        self.agents: dict[int, Agent] = {}
         self._read_log(row)
+        self._read_clock(row.clock)
         self.lock = asyncio.Lock()
         #: a cluster's chat lines take their numbers one at a time (see :mod:`.chat`)
         self.chat_lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.agents: dict[int, Agent] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.spectator_chat = bool(row.spectator_chat)
         self.chat: deque[ChatRow] = deque(row.chat, maxlen=CHAT_KEPT)
@@ -215,6 +233,10 @@ class Room:
 
         moves: list[str] = []
         undos = 0
+        self.seats = list(self.stored_seats)
+        self.left = []
+        self.left_why = []
+        self.lost = False
         tail = max(0, len(row.events) - HISTORY)
         state: State[Any] | None = None
         self.history.clear()
@@ -226,6 +248,8 @@ class Room:
             elif ev.kind == "undo" and moves:
                 moves.pop()
                 undos += counts_undo(row.players)
+            elif ev.kind == "timeout" and ev.seat is not None:
+                self._leave(ev.seat, ev.data)
             else:
                 continue
             if state is not None:
@@ -233,7 +257,7 @@ class Room:
                 if ev.kind == "move":
                     state = before.copy()
                     state.play(state.parse_move(ev.data))
-                else:
+                elif ev.kind == "undo":
                     state = at(moves)
                 text = ev.data if ev.kind == "move" else None
                 self.history.append(Past(ev.version, ev.kind, ev.seat, text, state, before))
@@ -250,7 +274,113 @@ class Room:
         and the next message each connection gets is a fresh snapshot.
         """
         self._read_log(row)
+        self._read_clock(row.clock)
         self.chat = deque(row.chat, maxlen=CHAT_KEPT)
+
+    def _read_clock(self, stored: ClockRow | None) -> None:
+        """The clock as stored; an untimed one for a room made before clocks."""
+        if self.players < 2:
+            self.clock = None
+            return
+        if stored is None:
+            self.clock = Clock.new(Control(), self.state, self.created_at, self.timed_seat)
+            return
+        c = stored.control
+        control = Control(
+            str(c.get("kind", "untimed")),
+            int(c.get("base", 0)),
+            int(c.get("increment", 0)),
+            int(c.get("days", 0)),
+        )
+        self.clock = Clock(
+            control,
+            tuple(stored.remaining),
+            stored.turn_seat,
+            stored.turn_start,
+            stored.steps,
+            stored.deadline,
+        )
+
+    # -- the clock ruling ----------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, or (2 players) by the clock."""
+        return self.lost or self.state.is_over
+
+    def timed_seat(self, seat: int) -> bool:
+        """Whether ``seat``'s clock runs: a person still at the table (bots have no clock)."""
+        return self.seats[seat].kind == "human"
+
+    def _leave(self, seat: int, why: str) -> None:
+        """``seat`` ran out (``RULINGS.md`` §5): 2 players, it lost; else a bot takes the seat.
+
+        The bot is the table's own (its first bot seat's agent and level), or
+        the lobby's default (:func:`.clocks.lobby_bot`) at a table of people only.
+        """
+        if seat in self.left or not 0 <= seat < self.players:
+            return
+        self.left.append(seat)
+        self.left_why.append(why)
+        if self.players == 2:
+            self.lost = True
+            return
+        agent, level = next(
+            ((s.agent, s.level) for s in self.stored_seats if s.kind == "bot" and s.agent),
+            (None, None),
+        )
+        if agent is None:
+            agent, level = lobby_bot(self.game.id)
+        s = self.seats[seat]
+        self.seats[seat] = SeatRow(s.seat, s.name, "bot", agent, level, s.token_hash)
+        self.agents.pop(seat, None)
+
+    def checked_timeout(self, now: float) -> Change | None:
+        """The turn that has run out at ``now`` (time or step cap) as a change, if there is one."""
+        clock = self.clock
+        if clock is None or self.over:
+            return None
+        seat = clock.ran_out(now)
+        if seat is None or not self.timed_seat(seat):
+            return None
+        why = "time" if clock.deadline is not None and now >= clock.deadline else "steps"
+        return self._timeout(seat, why, now)
+
+    def _timeout(self, seat: int, why: str, now: float) -> Change:
+        """``seat`` leaving by the clock ruling at ``now``, as a change."""
+        clock = self.clock
+        if clock is not None and self.players == 2:
+            clock = clock.after_leave(seat, now, lambda _: False)
+        elif clock is not None:
+            clock = clock.after_leave(seat, now, lambda p: p != seat and self.timed_seat(p))
+        return Change("timeout", seat, self.state, list(self.moves), clock=clock, reason=why)
+
+    def standing(self) -> list[int] | None:
+        """The places (1 = best) by the game and the clock ruling; ``None`` while it runs."""
+        ranking = self.state.ranking() if self.state.is_over else None
+        return standing(ranking, self.players, self.left, self.lost)
+
+    def payload(self, state: State[Any], seat: int | None) -> dict[str, Any]:
+        """:func:`seat_payload`, with the clock ruling's end and places in the view."""
+        out = seat_payload(state, seat)
+        if not self.left:
+            return out
+        view = dict(out["view"])
+        if self.lost:
+            view["is_over"] = True
+            out["legal"] = None
+        if view.get("is_over"):
+            view["ranking"] = standing(
+                state.ranking() if state.is_over else None, self.players, self.left, self.lost
+            )
+        out["view"] = view
+        return out
+
+    def clock_info(self) -> dict[str, Any]:
+        """The clock and the seats that left, as every message carries them (none: a solitaire)."""
+        if self.clock is None:
+            return {}
+        return {"left": list(self.left), "clock": self.clock.to_dict(time.time())}
 
     # -- seats -----------------------------------------------------------------
 
@@ -283,7 +413,7 @@ class Room:
     def bot_seat(self, state: State[Any]) -> int | None:
         """The seat to move in ``state`` of this room if a bot plays it."""
         p = state.current_player
-        if p is None or state.is_over or self.seats[p].kind != "bot":
+        if p is None or state.is_over or self.lost or self.seats[p].kind != "bot":
             return None
         return p
 
@@ -322,11 +452,19 @@ class Room:
 
     # -- events -------------------------------------------------------------------
 
-    def checked_move(self, seat: int, text: str) -> Change:
-        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not."""
+    def checked_move(self, seat: int, text: str, person: bool = True) -> Change:
+        """``seat`` playing ``text`` now, checked; :class:`ProtocolError` if it may not.
+
+        ``person``: the move comes from a client, not from the seat's bot (a
+        person who left by the clock ruling may no longer move).
+        """
         state = self.state
-        if state.is_over:
+        if self.over:
             raise ProtocolError("game-over", "the game is over: no more moves can be played")
+        if person and seat in self.left:
+            raise ProtocolError(
+                "left", "your time ran out: you have left this game and a bot plays your seat"
+            )
         if state.current_player != seat:
             p = state.current_player
             who = self.seats[p].name if p is not None else "?"
@@ -338,7 +476,15 @@ class Room:
             after.play(move)
         except IllegalMove as e:
             raise ProtocolError.from_engine("illegal-move", e, move=text) from None
-        return Change("move", seat, after, [*self.moves, canonical], move, canonical)
+        return Change(
+            "move", seat, after, [*self.moves, canonical], move, canonical, self._clock_after(after)
+        )
+
+    def _clock_after(self, after: State[Any]) -> Clock | None:
+        """The clock once the state becomes ``after`` now."""
+        if self.clock is None:
+            return None
+        return self.clock.after_step(after, time.time(), self.timed_seat)
 
     def checked_undo(self, seat: int) -> Change:
         """``seat`` taking back the last move, checked: any move of a single-player game, or
@@ -364,7 +510,10 @@ class Room:
             move: Hashable = self.state.parse_move(ev.data)
             after = self.state.copy()
             after.play(move)
-            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data)
+            clock = self._clock_after(after)
+            return Change("move", ev.seat, after, [*self.moves, ev.data], move, ev.data, clock)
+        if ev.kind == "timeout" and ev.seat is not None:
+            return self._timeout(ev.seat, ev.data, time.time())
         if ev.kind == "undo" and self.moves:
             moves = self.moves[:-1]
             return Change("undo", ev.seat, self.deal(moves), moves)
@@ -384,6 +533,10 @@ class Room:
         if change.kind == "undo":
             self.undos += counts_undo(self.players)
             self.agents.clear()  # the bots observed the move taken back
+        if change.kind == "timeout" and change.seat is not None:
+            self._leave(change.seat, change.reason or "time")
+        if change.clock is not None:
+            self.clock = change.clock
         self.version = version
         self.history.append(
             Past(version, change.kind, change.seat, change.text, change.after, before)
@@ -409,6 +562,8 @@ class Room:
         )
         if self.public_seed:
             msg["deal"] = self.seed
+        msg.update(self.payload(self.state, seat))
+        msg.update(self.clock_info())
         return msg
 
     def missed(self, since: int, seat: int | None) -> list[dict[str, Any]] | None:
@@ -420,17 +575,21 @@ class Room:
         wanted = [p for p in self.history if p.version > since]
         if not wanted or wanted[0].version != since + 1:
             return None
+        info = self.clock_info()
         out = [
-            event_message(
-                self.id,
-                p.version,
-                p.kind,
-                p.mover,
-                p.move_text,
-                seat_payload(p.state, seat),
-                seat,
-                self._undo_at(p, seat),
-            )
+            {
+                **event_message(
+                    self.id,
+                    p.version,
+                    p.kind,
+                    p.mover,
+                    p.move_text,
+                    self.payload(p.state, seat),
+                    seat,
+                    self._undo_at(p, seat),
+                ),
+                **info,
+            }
             for p in wanted
         ]
         if wanted[0].before is not None:
@@ -454,15 +613,16 @@ class Room:
             "game": self.game.id,
             "title": self.game.title,
             "version": self.version,
-            "over": self.state.is_over,
-            "current_player": self.state.current_player,
+            "over": self.over,
+            "current_player": None if self.over else self.state.current_player,
             "scores": view.get("scores"),
-            "ranking": view.get("ranking"),
+            "ranking": self.standing(),
             "seats": [s.to_dict() for s in self.public_seats()],
             "created_at": self.created_at,
             "practice": self.practice,
             "commitment": self.commitment,
             "reveal": self.reveal(),
+            **self.clock_info(),
         }
 
     def record(self) -> dict[str, Any]:
@@ -476,6 +636,17 @@ class Room:
         out["practice"] = self.practice
         out["commitment"] = self.commitment
         out["reveal"] = self.reveal()
+        if self.clock is not None:
+            # the game's own result stays what its moves give (``pyramids verify`` checks it);
+            # the clock ruling's part is beside it
+            out["clock"] = {
+                **self.clock.control.to_dict(),
+                "left": [
+                    {"seat": s, "why": w} for s, w in zip(self.left, self.left_why, strict=True)
+                ],
+                "over": self.over,
+                "ranking": self.standing(),
+            }
         return out
 
     def reveal(self) -> dict[str, Any] | None:
@@ -483,7 +654,7 @@ class Room:
 
         Why only then: the deal's secret fixes every hidden card and every future chance.
         """
-        if not self.state.is_over:
+        if not self.over:
             return None
         return fair.reveal(self.seed, self.secret)
 
@@ -497,9 +668,10 @@ class Room:
     ) -> None:
         """Send the accepted event to every connection, each from its own seat's view."""
         payloads: dict[int | None, dict[str, Any]] = {}
+        info = self.clock_info()
         for conn in list(self.conns):
             if conn.seat not in payloads:
-                payloads[conn.seat] = seat_payload(self.state, conn.seat)
+                payloads[conn.seat] = self.payload(self.state, conn.seat)
             msg = event_message(
                 self.id,
                 self.version,
@@ -511,6 +683,7 @@ class Room:
                 self.can_undo(conn.seat),
                 reply_to if conn is origin else None,
             )
+            msg.update(info)
             conn.send(msg)
 
 

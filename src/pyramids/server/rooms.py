@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any
 from pyramids.server.bot_play import BotPlay
 from pyramids.server.cache import RoomCache
 from pyramids.server.chat import CHAT_MAX_LENGTH, Chat, chat_history, chat_message
+from pyramids.server.clocks import ClockSweep
 from pyramids.server.commits import Commits
 from pyramids.server.creation import Creation, rematch_id
 from pyramids.server.inputs import NewRoom
+from pyramids.server.presence import Presence
 from pyramids.server.room import (
     HISTORY,
     OUTBOX_LIMIT,
@@ -89,6 +91,7 @@ class RoomManager:
         broker: Broker | None = None,
         audit_seconds: float = 2.0,
         sweep_seconds: float = 0.5,
+        clock_seconds: float = 0.5,
     ):
         self.store = store
         self.broker = broker
@@ -98,10 +101,13 @@ class RoomManager:
         self.cache = RoomCache(store, on_load=self.kick_bots)
         self.chats = Chat(store, broker)
         self.sync = ClusterSync(store, self.cache, self.chats, self.kick_bots, self.resume_all)
+        #: who has each seat's game open (online, away, offline), across the cluster
+        self.presence = Presence(broker)
+        self.sync.on_presence = self.presence.remote_news
         self.commits = Commits(store, broker, self.sync.catch_up_locked, self.kick_bots)
         self.bots = BotPlay(
             self.cache,
-            self.commits.submit_move,
+            self.commits.submit_bot_move,
             self.sync.catch_up_locked,
             self.executor,
             broker,
@@ -114,6 +120,8 @@ class RoomManager:
             else None
         )
         self._audit_seconds = audit_seconds
+        #: ends the turns whose clock ran out, found in the database (every instance looks)
+        self.clocks = ClockSweep(store.clocks_due, self.expire, clock_seconds)
 
     # -- knobs and counters (read by the tests and the operators) ---------------------
 
@@ -238,6 +246,17 @@ class RoomManager:
         """Store and send a seated player's chat line (:meth:`.chat.Chat.chat`)."""
         await self.chats.chat(room, conn, text)
 
+    async def expire(self, room_id: str) -> None:
+        """End the turn of ``room_id`` if its clock ran out (the clock sweep's call)."""
+        room = await self.get(room_id)
+        if await self.commits.expire(room):
+            self.clocks.expired += 1
+        self.maybe_evict(room)
+
+    def start_clocks(self) -> None:
+        """Start the clock sweep (a single server and every instance of a cluster)."""
+        self.clocks.start()
+
     def kick_bots(self, room: Room) -> None:
         """Start the room's bot task if a bot is to move and none is running."""
         self.bots.kick(room)
@@ -249,6 +268,7 @@ class RoomManager:
         assert self.broker is not None and self.upkeep is not None
         self.broker.start(self.sync.on_message, self.sync.on_resync)
         self.upkeep.start()
+        self.presence.start()
 
     async def refresh(self, room: Room) -> None:
         """Catch a cached room up with the database (in a cluster; else nothing to do)."""
@@ -259,6 +279,8 @@ class RoomManager:
     async def close(self) -> None:
         """Stop bots and connections (the store is closed by the app)."""
         self.bots.closing = True
+        await self.clocks.close()
+        await self.presence.close()
         await self.sync.close()
         await self.cache.close()
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]

@@ -107,7 +107,7 @@ SCHEMA_LOCK = 0x707972616D696473
 
 #: bumped whenever the tables change; an older database is migrated (:data:`MIGRATIONS`),
 #: one of an unknown schema is refused at start
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 chat_table = Table(
     "chat",
@@ -134,7 +134,23 @@ MIGRATIONS: dict[str, tuple[str, list[str]]] = {
         "4",
         [f"ALTER TABLE rooms ADD COLUMN generator VARCHAR(32) NOT NULL DEFAULT '{Rng.generator}'"],
     ),
+    # schema 5: the clocks table (rooms made before it have none: untimed)
+    "4": ("5", []),
 }
+
+#: schema 5: a room's clock (:mod:`pyramids.server.clocks`), rewritten with each event in
+#: the same transaction; ``deadline`` (indexed) is what the clock sweep looks for
+clocks_table = Table(
+    "clocks",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("control", Text, nullable=False),
+    Column("remaining", Text, nullable=False),
+    Column("turn_seat", Integer),
+    Column("turn_start", Float, nullable=False),
+    Column("steps", Integer, nullable=False, default=0),
+    Column("deadline", Float, index=True),
+)
 
 events_table = Table(
     "events",
@@ -158,6 +174,18 @@ class SeatRow:
     agent: str | None
     level: str | None
     token_hash: str | None
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    """A room's clock as stored (see :class:`pyramids.server.clocks.Clock`)."""
+
+    control: dict[str, Any]
+    remaining: list[float]
+    turn_seat: int | None
+    turn_start: float
+    steps: int
+    deadline: float | None
 
 
 @dataclass(frozen=True)
@@ -192,6 +220,8 @@ class RoomRow:
     secret: str | None = None
     #: a practice room: its creator may have chosen the seed (every seat is told)
     practice: bool = False
+    #: the room's clock (None: a room made before schema 5, or a solitaire)
+    clock: ClockRow | None = None
 
 
 @dataclass(frozen=True)
@@ -206,11 +236,15 @@ class ChatRow:
 
 @dataclass(frozen=True)
 class Append:
-    """A request to append one event; ``over`` is the game's new over flag if it changed."""
+    """A request to append one event; ``over`` is the game's new over flag if it changed.
+
+    ``clock``: the room's clock after the event, stored in the same transaction.
+    """
 
     room_id: str
     event: EventRow
     over: bool | None
+    clock: ClockRow | None = None
 
 
 class StorageError(RuntimeError):
@@ -337,6 +371,10 @@ class Store:
                     for s in room.seats
                 ],
             )
+            if room.clock is not None:
+                conn.execute(
+                    insert(clocks_table).values(room_id=room.id, **_clock_values(room.clock))
+                )
 
         return self._writer.submit(op)
 
@@ -418,6 +456,16 @@ class Store:
             ):
                 room.chat.append(ChatRow(c.seq, c.seat, c.text, c.created_at))
             room.chat.reverse()
+            k = conn.execute(select(clocks_table).where(clocks_table.c.room_id == room_id)).first()
+            if k is not None:
+                room.clock = ClockRow(
+                    json.loads(k.control),
+                    [float(x) for x in json.loads(k.remaining)],
+                    k.turn_seat,
+                    k.turn_start,
+                    k.steps,
+                    k.deadline,
+                )
         if room.events:
             room.version = room.events[-1].version
         return room
@@ -465,17 +513,50 @@ class Store:
         lines.reverse()
         return lines
 
-    def rooms_with_bots_to_resume(self) -> list[str]:
-        """Ids of unfinished games with a bot seat (their bots carry on after a restart)."""
+    def clocks_due(self, now: float, limit: int = 200) -> list[str]:
+        """Ids of unfinished games whose turn is due at ``now`` (the clock sweep's question)."""
         query = (
+            select(clocks_table.c.room_id)
+            .join(rooms_table, rooms_table.c.id == clocks_table.c.room_id)
+            .where(clocks_table.c.deadline <= now)
+            .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
+            .order_by(clocks_table.c.deadline)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.room_id for r in conn.execute(query)]
+
+    def rooms_with_bots_to_resume(self) -> list[str]:
+        """Ids of unfinished games with a bot seat (their bots carry on after a restart).
+
+        A seat whose player left by the clock ruling is a bot's too: its room
+        has a ``timeout`` event (the seats table keeps the seat as it was made).
+        """
+        bots = (
             select(rooms_table.c.id)
-            .distinct()
             .join(seats_table, seats_table.c.room_id == rooms_table.c.id)
             .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
             .where(seats_table.c.kind == "bot")
         )
+        left = (
+            select(rooms_table.c.id)
+            .join(events_table, events_table.c.room_id == rooms_table.c.id)
+            .where(rooms_table.c.over == False)  # noqa: E712 - SQL comparison
+            .where(events_table.c.kind == "timeout")
+        )
         with self.engine.connect() as conn:
-            return [r.id for r in conn.execute(query)]
+            return sorted({r.id for r in conn.execute(bots.union(left))})
+
+
+def _clock_values(clock: ClockRow) -> dict[str, Any]:
+    return {
+        "control": json.dumps(clock.control, sort_keys=True),
+        "remaining": json.dumps(clock.remaining),
+        "turn_seat": clock.turn_seat,
+        "turn_start": clock.turn_start,
+        "steps": clock.steps,
+        "deadline": clock.deadline,
+    }
 
 
 Op = Callable[[Connection], None]
@@ -621,6 +702,15 @@ class Writer:
                 over[a.room_id] = a.over
         for room_id, flag in over.items():
             conn.execute(update(rooms_table).where(rooms_table.c.id == room_id).values(over=flag))
+        clocks = {a.room_id: a.clock for a in appends if a.clock is not None}
+        for room_id, clock in clocks.items():  # the last of each room's events in the batch
+            done = conn.execute(
+                update(clocks_table)
+                .where(clocks_table.c.room_id == room_id)
+                .values(**_clock_values(clock))
+            )
+            if done.rowcount == 0:  # a room made before schema 5 gets its row now
+                conn.execute(insert(clocks_table).values(room_id=room_id, **_clock_values(clock)))
 
     def _commit(self, batch: list[Job]) -> None:
         results: list[tuple[Waiter, BaseException | None]] = []

@@ -49,6 +49,8 @@ class ClusterSync:
         self.chat = chat
         self.kick_bots = kick_bots
         self.resume_all = resume_all
+        #: where another instance's word on presence goes (:mod:`.presence`)
+        self.on_presence: Callable[[Room, dict[str, Any]], None] | None = None
         self.closing = False
         #: background tasks (listener work, audit, sweep); the loop keeps only weak references
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -110,6 +112,8 @@ class ClusterSync:
             self.kick_bots(room)
         elif kind == "chat":
             await self.chat.remote(room, msg)
+        elif kind == "presence" and self.on_presence is not None:
+            self.on_presence(room, msg)
         elif kind == "rematch" and isinstance(msg.get("n"), str):
             for conn in list(room.conns):
                 conn.send({"type": "rematch", "room": msg["n"]})

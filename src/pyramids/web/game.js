@@ -4,6 +4,11 @@
 
 import { el, add, fill, fitLabels, toast, myRooms, rememberRoom, forgetRoom, markScroll } from "./util.js";
 import { api } from "./net.js";
+import { ClockPanel, ConnectionBanner } from "./clock.js";
+import { shareButton } from "./share.js";
+import { PresencePanel } from "./presence.js";
+import { ChatBadge } from "./chatbadge.js";
+import { notifyButton, notifyTurn } from "./notify.js";
 import { t, number, ordinal, percent } from "./i18n.js";
 import { BoardKeys } from "./focus.js";
 import { ask } from "./dialogs.js";
@@ -55,10 +60,14 @@ export class GameScreen {
     this.side = el("aside", { class: "side", "aria-label": t("Game information") }, this.sideMain, this.chat.section);
     this.newsBox = el("ol", { class: "news-log", id: "news", "aria-live": "polite", "aria-label": t("What happened") });
     this.cover = el("div", { class: "cover", hidden: true });
+    this.chatBadge = new ChatBadge(this.chat.section);
+    this.clocks = new ClockPanel();
+    this.banner = new ConnectionBanner(this.boardRoot);
+    this.presence = new PresencePanel((lines) => { this.tell(lines); if (this.current()) this.drawSide(); });
     add(main, el("section", { class: `game game-${summary.game}` },
-      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine),
+      el("div", { class: "turn-bar" }, this.turnLine, this.statusLine, this.clocks.root, this.presence.root, this.banner.root),
       el("div", { class: "board-wrap" }, this.boardRoot, this.cover),
-      this.side));
+      this.side, this.chatBadge.root));
     // the turn bar's height, for what sticks under it (a board's quarry on a phone)
     const bar = this.turnLine.parentNode;
     if (typeof ResizeObserver === "function") {
@@ -82,6 +91,9 @@ export class GameScreen {
     for (const sv of this.seats.values()) sv.close();
     for (const id of this.timers) clearTimeout(id);
     this.barSize?.disconnect();
+    this.clocks.close();
+    this.presence.close();
+    this.chatBadge.close();
     this.keys.close();
     document.removeEventListener("keydown", this.keydown);
   }
@@ -107,9 +119,20 @@ export class GameScreen {
       handlers: {
         apply: (view, msg, how) => this.apply(view, msg, how),
         onError: (err) => this.showError(err),
-        onStatus: (s) => { this.online = s; if (this.current()) this.drawSide(); },
+        onStatus: (s, code) => {
+          this.banner.status(s, code);
+          if (s === "online") this.presence.say(this.seats.get(seat)?.conn);
+          if (s === "synced") return;
+          this.online = s;
+          if (this.current()) this.drawSide();
+        },
         onRematch: (room) => this.rematches.offer(room, this.side),
-        onChat: (lines, whole) => { this.chat.got(lines, whole); this.drawChat(); },
+        onChat: (lines, whole) => {
+          if (!whole) this.chatBadge.add(lines.filter((l) => !this.localSeats.includes(l.seat)).length);
+          this.chat.got(lines, whole);
+          this.drawChat();
+        },
+        onPresence: (states) => this.presence.update(states, this.current()?.seats || this.summary.seats),
       },
     });
     this.seats.set(seat, sv);
@@ -133,6 +156,8 @@ export class GameScreen {
     }
     msg.lastMover = msg.event ? msg.event.seat : old?.lastMover ?? null;
     sv.msg = msg;
+    this.banner.synced();
+    this.clocks.update(msg, msg.seats);
     if (msg.reply_to !== undefined) this.lastError = null;
     this.chooseSeat();
     if (catchingUp) return;
@@ -253,6 +278,7 @@ export class GameScreen {
     const base = `${this.summary.title} — Pyramids`;
     document.title = myTurn && this.localSeats.length ? "● " + t("Your move") + " — " + base : base;
     if (myTurn && !this.wasMyTurn && this.humanLocal.length && soundOn()) beep();
+    if (myTurn && !this.wasMyTurn && this.humanLocal.length && this.summary.seats.length > 1) notifyTurn(this.summary.title);
     this.wasMyTurn = myTurn;
   }
 
@@ -295,6 +321,7 @@ export class GameScreen {
     add(buttons, el("button", { id: "sound", class: "icon-button", "aria-pressed": String(sound),
       "aria-label": t("Sound when it is your turn"), title: t("Sound when it is your turn"),
       onclick: () => { setSound(!sound); this.drawSide(); } }, icon(sound ? "sound" : "mute")));
+    if (seated && seats.length > 1) add(buttons, notifyButton(() => this.drawSide()));
     const links = Object.entries(this.info.links || {});
     this.drawChat();
     fill(this.sideMain,
@@ -310,9 +337,11 @@ export class GameScreen {
       (links.length || this.info.spectator) && !v.is_over && !this.solitaire ? el("details", { class: "invite", open: links.length > 0 && (m.version ?? 0) === 0 },
         el("summary", {}, t("Invite links")),
         ...links.map(([seat, link]) => el("label", { class: "invite-link" }, t("Seat of {player}:", { player: seats[seat].name }),
-          el("input", { readonly: true, value: link, onclick: (e) => e.target.select() }))),
+          el("input", { readonly: true, value: link, onclick: (e) => e.target.select() }),
+          shareButton(link, t("Seat of {player}:", { player: seats[seat].name })))),
         this.info.spectator ? el("label", { class: "invite-link" }, t("Watch only:"),
-          el("input", { readonly: true, id: "spectator-link", value: this.info.spectator, onclick: (e) => e.target.select() })) : null) : null,
+          el("input", { readonly: true, id: "spectator-link", value: this.info.spectator, onclick: (e) => e.target.select() }),
+          shareButton(this.info.spectator, t("Watch only:"))) : null) : null,
       this.news.length ? el("section", { class: "news-box" }, el("h3", {}, t("What happened")), this.newsList()) : null,
       m.legal && m.legal.length && this.pending === null ? movesList(m.legal, (text) => this.seatView(m.seat)?.conn.move(text), this.moveLabel()) : null,
       el("p", { class: "muted small", id: "conn", "data-version": m.version },

@@ -5,6 +5,8 @@ import { el, add, fill, toast, myRooms, rememberRoom, forgetRoom } from "./util.
 import { api } from "./net.js";
 import { t, tn, name, number, dateTime } from "./i18n.js";
 import { botLabel, seatName } from "./names.js";
+import { chosenClock, clockField } from "./clockpick.js";
+import { timeLeftText } from "./clock.js";
 
 export function botDescription(agent, level) {
   if (agent === "random") return t("Plays any legal move at random: for trying out the rules.");
@@ -127,6 +129,7 @@ function createForm(box, g) {
     try { await createGame(g, seats, options, deal.value); } finally { go.disabled = false; }
   });
   const table = g.max_players > 1 ? el("details", { class: "table-options" }, el("summary", {}, t("Table options")),
+    clockField(g),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "spectator-chat" }), " ", t("Spectators may read the chat")),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "practice-room" }), " ",
       t("Practice room: choose the deal (every player is told; for analysis, not for fair play)")),
@@ -168,6 +171,8 @@ async function createGame(g, seatsBox, optionsBox, dealText) {
     if (String(value) !== String(o.default)) variant[o.name] = value;
   }
   const body = { game: g.id, seats, variant };
+  const clock = chosenClock();
+  if (clock) body.clock = clock;
   if (g.max_players === 1) body.seed = dealText !== "" ? Number(dealText) : Math.floor(Math.random() * 1000000);
   else {
     if (document.getElementById("spectator-chat")?.checked) body.spectator_chat = true;
@@ -227,10 +232,11 @@ function myGamesList(games) {
         status.textContent = t("finished: scores {scores}", { scores: s.scores.map((x) => number(x)).join(" / ") });
         actions.prepend(el("a", { href: `#/replay/${id}`, class: "small" }, t("replay")));
       } else if (mine.includes(s.current_player)) {
-        status.textContent = t("your turn (move {n})", { n: number(s.version + 1) });
+        status.textContent = t("your turn (move {n})", { n: number(s.version + 1) }) + timeLeftText(s);
         li.classList.add("your-turn");
+        ul.prepend(li); // the games where it is your turn come first
       } else {
-        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player] ? seatName(s.seats[s.current_player], s.current_player) : "?", n: number(s.version + 1) });
+        status.textContent = t("{player} to play (move {n})", { player: s.seats[s.current_player] ? seatName(s.seats[s.current_player], s.current_player) : "?", n: number(s.version + 1) }) + timeLeftText(s);
       }
     }).catch(() => { status.textContent = t("no longer on this server"); });
   }

@@ -26,7 +26,7 @@ export async function api(path, options = {}) {
  * every rejection (with the current state already applied).
  */
 export class SeatConnection {
-  constructor(room, token, { onState, onError, onStatus, onRematch, onChat, since = null }) {
+  constructor(room, token, { onState, onError, onStatus, onRematch, onChat, onPresence, since = null }) {
     this.room = room;
     this.token = token || null;
     this.onState = onState;
@@ -34,6 +34,7 @@ export class SeatConnection {
     this.onStatus = onStatus || (() => {});
     this.onRematch = onRematch || (() => {});
     this.onChat = onChat || (() => {});
+    this.onPresence = onPresence || (() => {});
     this.version = null;
     // the first connection may ask for the events after `since` (the page rebuilds its news
     // of them); later ones ask for what they missed after the last version they saw
@@ -63,7 +64,7 @@ export class SeatConnection {
     ws.onmessage = (e) => this.receive(JSON.parse(e.data));
     ws.onclose = (e) => {
       if (this.closed) return;
-      this.onStatus("offline");
+      this.onStatus("offline", e.code);
       if (e.code >= 4400 && e.code < 4500) return; // unknown game or bad token: retrying cannot help
       const wait = Math.min(5000, 250 * 2 ** this.retry++);
       setTimeout(() => { if (!this.closed) this.connect(); }, wait);
@@ -84,6 +85,10 @@ export class SeatConnection {
       this.onChat([msg], false);
     } else if (msg.type === "chat-history") {
       this.onChat(msg.lines, true);
+    } else if (msg.type === "presence") {
+      this.onPresence(msg.seats);
+    } else if (msg.type === "synced") {
+      this.onStatus("synced"); // reconnected with nothing missed: in sync again
     } else if (msg.type === "rematch") {
       this.onRematch(msg.room);
     } else if (msg.type === "error") {

@@ -15,7 +15,7 @@ export class SeatView {
   /**
    * `roomId`; `seat`: a seat number, or null for a spectator. `handlers`: `apply(view, msg,
    * {catchingUp})` for each message in turn, and the connection's `onError`, `onStatus`,
-   * `onRematch`, `onChat`. `since`/`catchUpTo`: the events after `since` are asked for when
+   * `onRematch`, `onChat`, `onPresence`. `since`/`catchUpTo`: the events after `since` are asked for when
    * the page opens, and those before `catchUpTo` (the version when it opened) are caught up.
    */
   constructor(roomId, seat, token, { handlers, mine, since = null, catchUpTo = -1, timers }) {
@@ -41,6 +41,7 @@ export class SeatView {
       onStatus: handlers.onStatus,
       onRematch: handlers.onRematch,
       onChat: handlers.onChat,
+      onPresence: handlers.onPresence,
     });
   }
 

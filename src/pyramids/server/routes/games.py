@@ -20,6 +20,7 @@ from pyramids.engine.registry import all_games, get_game
 from pyramids.i18n import LANGUAGES, Translator, check_language, option_label
 from pyramids.i18n.web import catalog_json
 from pyramids.server.bots import bot_choices
+from pyramids.server.clocks import PRESETS
 from pyramids.server.dependencies import Lang
 from pyramids.server.hints import hint_available
 from pyramids.server.openapi import errors
@@ -55,6 +56,8 @@ def game_facts(game_id: str) -> dict[str, Any]:
         "secrets": g.secret_seats,
         "undo": g.max_players == 1,
         "hint": hint_available(g.id),
+        # real-time clock presets, name -> [seconds, seconds added per move] (none: a solitaire)
+        "clock_presets": {k: list(v) for k, v in PRESETS.get(g.id, {}).items()},
     }
 
 

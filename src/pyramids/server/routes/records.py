@@ -23,7 +23,7 @@ router = APIRouter()
 
 
 def _need_over(room: Room) -> None:
-    if not room.state.is_over:
+    if not room.over:
         raise ProtocolError("not-finished", "replays and records are shown once the game is over")
 
 

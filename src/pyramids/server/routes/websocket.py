@@ -26,6 +26,7 @@ from pyramids.server.inputs import (
     ChatMessage,
     MoveMessage,
     PingMessage,
+    PresenceMessage,
     SyncMessage,
     UndoMessage,
     parse_client_message,
@@ -155,6 +156,7 @@ async def _serve_socket(
     # No await between subscribing and queueing the catch-up: no event can slip between.
     room.conns.add(conn)
     catch_up(room, conn, since)
+    manager.presence.join(room, conn)
     sender = asyncio.create_task(_send_loop(websocket, conn))
     flood = Flood()
     try:
@@ -176,6 +178,7 @@ async def _serve_socket(
     finally:
         conn.receiving = None
         room.conns.discard(conn)
+        manager.presence.leave(room, conn)
         conn.close()
         await sender
         manager.maybe_evict(room)
@@ -224,6 +227,8 @@ async def _handle(
                 if conn.seat is not None:
                     limits.check("moves", conn.address, conn.buckets)
                 await manager.undo(room, conn.seat, version, conn, reply_to)
+            case PresenceMessage(state=state):
+                manager.presence.set(room, conn, state)
             case ChatMessage(text=line):
                 if conn.seat is not None:
                     limits.check("chat", conn.address, conn.buckets)
