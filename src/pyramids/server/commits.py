@@ -10,6 +10,7 @@ event is published on the broker for the other instances' caches.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
@@ -22,6 +23,8 @@ from pyramids.server.storage import Append, ConflictError, StorageError, Store
 
 if TYPE_CHECKING:
     from pyramids.cluster.broker import Broker
+
+log = logging.getLogger("pyramids.server")
 
 
 class Commits:
@@ -112,8 +115,12 @@ class Commits:
             self._check_version(room, version)
             change = check()
             new_version = await self._apply(room, change, origin, reply_to)
-            # the step cap: a turn that has taken its last step ends at once
-            await self._expire_locked(room)
+            # the step cap: a turn that has taken its last step ends at once (should that
+            # not be stored now, the move stands all the same: the next move ends the turn)
+            try:
+                await self._expire_locked(room)
+            except ProtocolError as e:
+                log.warning("the turn of game %s could not be ended: %s", room.id, e.reason)
         self.kick_bots(room)
         return new_version
 
