@@ -124,12 +124,18 @@ def open_room(page: Any, web: LiveServer, game: str, ready: str, seed: int) -> d
 
 
 def ensure_keys(page: Any) -> None:
-    """Keyboard control of the board: the app's BoardKeys, or one made here if it has none."""
+    """Keyboard control of the board: the app's BoardKeys, or one made here if it has none.
+
+    The tests import the app's modules relative to the page's own ``app.js`` (``new
+    URL('focus.js', <the module script's src>)``), never from a fixed ``/static/`` path: the
+    page loads them from its versioned ``/static/v-HASH/`` address, and a module imported
+    from another address is another instance (its own catalog, never loaded).
+    """
     page.evaluate(
         """async () => {
             const b = document.getElementById('board');
             if (b.querySelector('[data-act][tabindex="0"]')) return;
-            const { BoardKeys } = await import('/static/focus.js');
+            const { BoardKeys } = await import(new URL('focus.js', document.querySelector('script[type=module]').src).href);
             b._testKeys ||= new BoardKeys(b, {});
             b._testKeys.refresh();
         }"""

@@ -277,7 +277,8 @@ def test_a_hint_names_a_place_that_is_labelled_and_highlighted(page: Any, web: L
     # the hint names the place by the word the board prints for it (a card's position, or
     # the pile's name for the notation's "draw" and "joker")
     shown = page.evaluate(
-        "async (p) => (await import('/static/boards/piramides.js')).moveLabel(p)", flagged[0]
+        "async (p) => (await import(new URL('boards/piramides.js', document.querySelector('script[type=module]').src).href)).moveLabel(p)",
+        flagged[0],
     )
     assert shown in hint
     # the place is labelled where a player can read it, not only in the markup

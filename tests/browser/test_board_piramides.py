@@ -135,7 +135,7 @@ def test_explain_tells_plays_draws_and_how_a_round_ends(page: Any, web: LiveServ
     open_seat(page, web, room, BOARD)
     lines = page.evaluate(
         """async () => {
-            const b = await import('/static/boards/piramides.js');
+            const b = await import(new URL('boards/piramides.js', document.querySelector('script[type=module]').src).href);
             const start = {
                 ply: 0, round: 1, rounds: 2, is_over: false, layout: 'pyramid', scores: [0],
                 stock: 23, jokers_left: 1, waste: '9C', waste_size: 1, next_card_points: 15,

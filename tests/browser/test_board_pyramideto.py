@@ -206,7 +206,7 @@ def test_explain_tells_moves_exchanges_goals_and_the_winner(page: Any, web: Live
     open_seat(page, web, room, BOARD)
     lines = page.evaluate(
         """async () => {
-            const b = await import('/static/boards/pyramideto.js');
+            const b = await import(new URL('boards/pyramideto.js', document.querySelector('script[type=module]').src).href);
             const NAMES = {
                 watermelon: 'Watermelon', doll: 'Doll', bee: 'Bee', strawberry: 'Strawberry'};
             const card = (id, frame, tower) => ({id, name: NAMES[id] || id, frame, tower});
@@ -269,7 +269,7 @@ def test_breakdown_fits_a_phone(browser: Any, web: LiveServer) -> None:
         page.wait_for_selector(".game-choice")
         sizes = page.evaluate(
             """async () => {
-                const b = await import('/static/boards/pyramideto.js');
+                const b = await import(new URL('boards/pyramideto.js', document.querySelector('script[type=module]').src).href);
                 const css = document.createElement('link');  // the board's style, as the app adds it
                 css.rel = 'stylesheet';
                 css.href = '/static/boards/pyramideto.css';

@@ -225,7 +225,7 @@ def test_explain_tells_the_floor_score_and_who_starts(page: Any, web: LiveServer
     page.wait_for_selector(".game-choice")
     lines: list[str] = page.evaluate(
         f"""async () => {{
-            const board = await import('/static/boards/pyramido.js');
+            const board = await import(new URL('boards/pyramido.js', document.querySelector('script[type=module]').src).href);
             const [before, after] = {json.dumps([before, after])};
             return [board.explain(after, before), board.explain(after, after), board.explain(after, null)];
         }}"""
@@ -271,7 +271,7 @@ def test_explain_tells_what_another_seat_laid_when_its_turn_ends(
     page.wait_for_selector(".game-choice")
     told: list[list[str]] = page.evaluate(
         f"""async () => {{
-            const board = await import('/static/boards/pyramido.js');
+            const board = await import(new URL('boards/pyramido.js', document.querySelector('script[type=module]').src).href);
             return {json.dumps(pairs)}.map(([b, a]) => board.explain(a, b));
         }}"""
     )
@@ -312,7 +312,7 @@ def later_views() -> dict[str, Any]:
 
 
 RENDER = """async (data) => {
-    const board = await import('/static/boards/pyramido.js');
+    const board = await import(new URL('boards/pyramido.js', document.querySelector('script[type=module]').src).href);
     let root = document.getElementById('pyr-test');
     if (!root) { root = document.createElement('div'); root.id = 'pyr-test'; root.className = 'board';
                  document.querySelector('main').prepend(root); }

@@ -123,7 +123,7 @@ def play_views() -> dict[str, Any]:
 
 
 RENDER = """async ([data, seat]) => {
-    const board = await import('/static/boards/pyramido-treasure.js');
+    const board = await import(new URL('boards/pyramido-treasure.js', document.querySelector('script[type=module]').src).href);
     let root = document.getElementById('tr-test');
     if (!root) { root = document.createElement('div'); root.id = 'tr-test'; root.className = 'board';
                  document.querySelector('main').prepend(root); }

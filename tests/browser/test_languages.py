@@ -237,7 +237,7 @@ def test_spanish_hints_and_moves_name_the_piles_as_they_are_labelled(
         assert stock in hint and "draw" not in hint, hint  # this deal's hint is to draw
         table = page.evaluate(
             """async () => {
-                const { summary } = await import('/static/boards/piramides.js');
+                const { summary } = await import(new URL('boards/piramides.js', document.querySelector('script[type=module]').src).href);
                 const v = {layout: 'pyramid', variant: {jokers_per_round: 1},
                            round_scores: [{round: 1, cards: 10, stock_cards: 1, jokers: 0,
                                            cleared: true, total: 55}]};

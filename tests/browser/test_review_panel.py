@@ -147,7 +147,7 @@ def test_a_flagged_move_is_shown_under_its_own_number(page: Any, web: LiveServer
         )
         caption = page.inner_text("#replay-pos")
         words = page.evaluate(
-            "async (ms) => { const b = await import('/static/boards/piramides.js');"
+            "async (ms) => { const b = await import(new URL('boards/piramides.js', document.querySelector('script[type=module]').src).href);"
             " return ms.map(b.moveLabel); }",
             [d["move"], d["best"]],
         )

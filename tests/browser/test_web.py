@@ -228,7 +228,7 @@ def test_generic_board_shows_the_view_and_every_legal_move(page: Any, web: LiveS
     page.wait_for_selector(".game-choice")
     clicked = page.evaluate(
         """async () => {
-            const board = await import('/static/boards/generic.js');
+            const board = await import(new URL('boards/generic.js', document.querySelector('script[type=module]').src).href);
             const root = document.createElement('div');
             root.id = 'generic-test';
             document.body.append(root);

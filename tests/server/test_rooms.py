@@ -23,6 +23,7 @@ from pyramids.ai.base import Agent
 from pyramids.ai.registry import AGENTS
 from pyramids.engine.rng import Rng
 from pyramids.engine.state import State
+from pyramids.server.errors import limit_error_logs
 from tests.server.client import HTTP, Session, create, move, state, wait_over
 from tests.server.conftest import LiveServer
 
@@ -191,6 +192,9 @@ def test_a_raising_bot_falls_back_to_random_moves_counted_and_logged_as_errors(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setitem(AGENTS, "raising", "tests.server.test_rooms:RaisingAgent")
+    # every fallback is logged; the server's limit on error logs (tested on its own in
+    # test_hardening_logs.py) is lifted here so that each one can be counted
+    monkeypatch.setattr(limit_error_logs(), "count", 1_000_000)
     before = server.manager.bot_fallbacks
     room = create(server.url, game="piramides", seats=[{"agent": "raising"}], seed=4)
     final = wait_over(server.url, room["room"])
