@@ -351,6 +351,22 @@ def test_replay_shows_the_review_with_its_graph(page: Any, web: LiveServer) -> N
     page.wait_for_function(f"() => document.querySelector('#replay-pos').innerText !== {last!r}")
 
 
+def test_a_review_waits_for_room_in_the_servers_queue(page: Any, web: LiveServer) -> None:
+    """A page whose review the server refuses for now (its queue is full: 429) says why
+    and asks again, and shows the review once there is room, instead of an error."""
+    rid, _ = finish_piramides(web, seed=46)
+    reviews = web.app.state.reviews
+    bound = reviews.per_address
+    reviews.per_address = 0  # every new review from this address is refused for now
+    try:
+        page.goto(f"{web.url}/#/replay/{rid}")
+        page.wait_for_selector("#review .review-progress:has-text('busy with other reviews')")
+        assert page.locator("#review .error").count() == 0
+    finally:
+        reviews.per_address = bound
+    page.wait_for_selector("#review .review-graph", timeout=60_000)
+
+
 def test_a_spectator_reading_the_chat_gets_no_field_to_write_in(
     browser: Any, web: LiveServer
 ) -> None:

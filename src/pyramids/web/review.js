@@ -40,7 +40,7 @@ function valueLabel(data) {
 export async function loadReview(roomId, { onProgress = () => {}, interval = 1000, signal = null } = {}) {
   let answer = await api(`/api/rooms/${roomId}/review`);
   if (answer.status === "none" || answer.status === "failed") {
-    answer = await api(`/api/rooms/${roomId}/review`, { method: "POST" });
+    answer = await startReview(roomId, { onProgress, signal });
   }
   while (answer.status === "running") {
     if (signal?.aborted) throw new Error(t("The review could not be computed."));
@@ -52,11 +52,31 @@ export async function loadReview(roomId, { onProgress = () => {}, interval = 100
   return answer.review;
 }
 
+/** How long a page waits before asking again when the server's review queue is full (ms). */
+const QUEUE_RETRY = 5000;
+
+/**
+ * Ask the server to start the review. Why wait and ask again: the server computes few reviews
+ * at a time and refuses more while they run (rate-limited, 429); the player sees why in
+ * the progress line and gets the review once there is room, instead of an error.
+ */
+async function startReview(roomId, { onProgress, signal }) {
+  for (;;) {
+    try {
+      return await api(`/api/rooms/${roomId}/review`, { method: "POST" });
+    } catch (e) {
+      if (e.error?.code !== "rate-limited" || signal?.aborted) throw e;
+      onProgress({ done: 0, total: 0, waiting: t("The server is busy with other reviews: this one starts as soon as there is room.") });
+      await new Promise((resolve) => setTimeout(resolve, QUEUE_RETRY));
+    }
+  }
+}
+
 /** A progress line for a review being computed: a bar and "12 of 40 decisions". */
-export function reviewProgress({ done = 0, total = 0 } = {}) {
+export function reviewProgress({ done = 0, total = 0, waiting = null } = {}) {
   const bar = el("progress", { max: total || 1, value: done, "aria-label": t("Review in progress") });
-  return el("p", { class: "review-progress", role: "status" }, bar, " ",
-    total ? t("Reviewing: {done} of {total} decisions", { done: number(done), total: number(total) }) : t("Reviewing the game…"));
+  const text = waiting || (total ? t("Reviewing: {done} of {total} decisions", { done: number(done), total: number(total) }) : t("Reviewing the game…"));
+  return el("p", { class: "review-progress", role: "status" }, bar, " ", text);
 }
 
 /** The decision made at position `ply` (moves played before it), or null. */
