@@ -12,67 +12,23 @@ import contextlib
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
-from pyramids.server.app import create_app
-from pyramids.server.guard import ConnectionLimits, Guard, guarded_protocol
+from pyramids.server.guard import ConnectionLimits, Guard
 from pyramids.server.launch import free_port, serve_command, wait_until_serving
-from pyramids.server.limits import RateLimits
+from tests.server.guarded import Served, parsers
 
 pytestmark = pytest.mark.timeout(120)
 
 
-class _Served:
-    """The app behind the guard (one HTTP parser), uvicorn in a thread."""
-
-    def __init__(self, tmp: Path, guard: Guard, http: type) -> None:
-        self.port = free_port()
-        self.guard = guard
-        app = create_app(f"sqlite:///{tmp}/g.db", bot_delay=0, rate_limits=RateLimits.off())
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            http=guarded_protocol(guard, http),
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-
-    def connect(self) -> socket.socket:
-        return socket.create_connection(("127.0.0.1", self.port), timeout=5)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-def _parsers() -> list[type]:
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    out: list[type] = [H11Protocol]
-    with contextlib.suppress(ImportError):
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-        out.append(HttpToolsProtocol)
-    return out
-
-
-@pytest.fixture(params=_parsers(), ids=lambda c: c.__name__)
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[_Served]:
-    s = _Served(tmp_path, Guard(ConnectionLimits()), request.param)
+@pytest.fixture(params=parsers(), ids=lambda c: c.__name__)
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
+    s = Served(tmp_path, Guard(ConnectionLimits()), request.param)
     yield s
     s.stop()
 
@@ -91,7 +47,7 @@ def _head(size: int) -> bytes:
     return start + b"a" * (size - len(start) - 4) + b"\r\n\r\n"
 
 
-def test_a_64_kib_head_in_one_send_is_refused(served: _Served) -> None:
+def test_a_64_kib_head_in_one_send_is_refused(served: Served) -> None:
     with served.connect() as s:
         s.sendall(_head(64 * 1024))
         answer = _read_all(s)
@@ -99,7 +55,7 @@ def test_a_64_kib_head_in_one_send_is_refused(served: _Served) -> None:
     assert answer == b"" or b" 431 " in answer or b" 400 " in answer, answer[:80]
 
 
-def test_a_64_kib_head_in_two_sends_is_refused(served: _Served) -> None:
+def test_a_64_kib_head_in_two_sends_is_refused(served: Served) -> None:
     head = _head(64 * 1024)
     with served.connect() as s:
         s.sendall(head[:20_000])
@@ -111,7 +67,7 @@ def test_a_64_kib_head_in_two_sends_is_refused(served: _Served) -> None:
     assert answer == b"" or b" 431 " in answer or b" 400 " in answer, answer[:80]
 
 
-def test_pipelined_heads_are_each_counted(served: _Served) -> None:
+def test_pipelined_heads_are_each_counted(served: Served) -> None:
     """A small request, then a large head, in one send: the second is refused (the
     connection closes; the first's answer may or may not have been written by then)."""
     small = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -121,7 +77,7 @@ def test_pipelined_heads_are_each_counted(served: _Served) -> None:
     assert answer.count(b" 200 OK") < 2, answer[:200]
 
 
-def test_a_head_at_the_limit_is_served(served: _Served) -> None:
+def test_a_head_at_the_limit_is_served(served: Served) -> None:
     with served.connect() as s:
         s.sendall(_head(16 * 1024))
         answer = _read_all(s)

@@ -15,19 +15,16 @@ import contextlib
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
-from pyramids.server.app import create_app
-from pyramids.server.guard import ConnectionLimits, Guard, guarded_protocol
+from pyramids.server.guard import ConnectionLimits, Guard
 from pyramids.server.launch import free_port, serve_command, wait_until_serving
-from pyramids.server.limits import RateLimits
+from tests.server.guarded import Served, parsers
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -115,52 +112,12 @@ def test_trickling_connections_do_not_stop_a_normal_request(tmp_path: Path) -> N
 # -- the guard's rules, one by one (in-process, both HTTP parsers) -----------------------
 
 
-class _Served:
-    def __init__(self, tmp: Path, guard: Guard, http: type) -> None:
-        self.port = free_port()
-        self.guard = guard
-        app = create_app(f"sqlite:///{tmp}/g.db", bot_delay=0, rate_limits=RateLimits.off())
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            http=guarded_protocol(guard, http),
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-
-    def connect(self) -> socket.socket:
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-        return s
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-def _parsers() -> list[type]:
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    out: list[type] = [H11Protocol]
-    with contextlib.suppress(ImportError):
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-        out.append(HttpToolsProtocol)
-    return out
-
-
-@pytest.fixture(params=_parsers(), ids=lambda c: c.__name__)
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[_Served]:
+@pytest.fixture(params=parsers(), ids=lambda c: c.__name__)
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
     limits = ConnectionLimits(
         header_timeout=0.6, body_timeout=0.6, half_open_per_address=3, max_header_bytes=4096
     )
-    s = _Served(tmp_path, Guard(limits), request.param)
+    s = Served(tmp_path, Guard(limits), request.param)
     yield s
     s.stop()
 
@@ -173,7 +130,7 @@ def _read_all(sock: socket.socket) -> bytes:
     return b"".join(chunks)
 
 
-def test_a_silent_connection_gets_408_at_the_deadline(served: _Served) -> None:
+def test_a_silent_connection_gets_408_at_the_deadline(served: Served) -> None:
     began = time.monotonic()
     with served.connect() as s:
         s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")  # and never the end of the head
@@ -183,7 +140,7 @@ def test_a_silent_connection_gets_408_at_the_deadline(served: _Served) -> None:
     assert served.guard.timed_out >= 1
 
 
-def test_a_slow_body_is_cut_off(served: _Served) -> None:
+def test_a_slow_body_is_cut_off(served: Served) -> None:
     with served.connect() as s:
         s.sendall(
             b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -194,14 +151,14 @@ def test_a_slow_body_is_cut_off(served: _Served) -> None:
     assert time.monotonic() - began < 3
 
 
-def test_a_head_too_large_is_431(served: _Served) -> None:
+def test_a_head_too_large_is_431(served: Served) -> None:
     with served.connect() as s:
         s.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 8000)
         answer = _read_all(s)
     assert b" 431 " in answer or b" 400 " in answer  # h11 refuses it itself, with 400
 
 
-def test_the_oldest_half_open_connection_of_an_address_makes_way(served: _Served) -> None:
+def test_the_oldest_half_open_connection_of_an_address_makes_way(served: Served) -> None:
     slow = [served.connect() for _ in range(3)]
     for s in slow:
         s.sendall(b"G")
@@ -216,7 +173,7 @@ def test_the_oldest_half_open_connection_of_an_address_makes_way(served: _Served
         s.close()
 
 
-def test_keep_alive_requests_and_websockets_pass_the_guard(served: _Served) -> None:
+def test_keep_alive_requests_and_websockets_pass_the_guard(served: Served) -> None:
     base = f"http://127.0.0.1:{served.port}"
     with httpx.Client() as client:
         for _ in range(3):  # one connection, three requests, each head quick
