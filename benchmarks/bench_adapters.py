@@ -310,6 +310,13 @@ def rl_environment_loop(game_id: str, players: int) -> Callable[[int], int]:
     # building the codec, which a run does once)
     env = rl_environment.Environment(pyspiel.load_game(name, {"players": players}))
 
+    return _random_rl_loop(env, uniform)
+
+
+def _random_rl_loop(env: Any, uniform: Callable[[], float]) -> Callable[[int], int]:
+    """A loop over one episode of ``env`` (an ``rl_environment``): uniform legal actions,
+    the steps counted. The same loop for our games and for OpenSpiel's own floor."""
+
     def loop(deal: int) -> int:
         step = env.reset()
         n = 0
@@ -338,17 +345,7 @@ def openspiel_floor_loop() -> Callable[[int], int]:
     env = rl_environment.Environment(pyspiel.load_game("python_tic_tac_toe"))
     uniform = random.Random(1).random
 
-    def loop(deal: int) -> int:
-        step = env.reset()
-        n = 0
-        while not step.last():
-            seat = step.observations["current_player"]
-            legal = step.observations["legal_actions"][seat]
-            step = env.step([legal[int(uniform() * len(legal))]])
-            n += 1
-        return n
-
-    return loop
+    return _random_rl_loop(env, uniform)
 
 
 def library_bars(rounds: int = 3) -> None:
